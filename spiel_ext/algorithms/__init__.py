@@ -1,0 +1,1 @@
+"""Algorithms built on the engine (CFR family, fictitious play, VCFR)."""

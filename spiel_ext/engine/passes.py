@@ -1,0 +1,226 @@
+"""The numba-compiled passes every tabular algorithm shares (SPEC section 2).
+
+All passes work on the flat arrays of :class:`spiel_ext.engine.GameTree`:
+histories in pre-order (parents first, subtrees contiguous), so a forward
+pass is one loop up the indices and a backward pass one loop down. A policy
+is a [infosets, num_distinct_actions] float array laid out like OpenSpiel's
+``TabularPolicy.action_probability_array``.
+
+Notation (SPEC 3): x_i(h) is player i's own reach of h, x_{-i}(h) the reach
+by chance and every other player, u_i(h) player i's expected utility below h.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+CHANCE = -1
+TERMINAL = -4
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def parent_slots(parent, node_player, num_players):
+  """Who acts at each history's parent: a player, num_players for chance."""
+  slots = np.empty(parent.shape[0], dtype=np.int32)
+  slots[0] = -1
+  for h in range(1, parent.shape[0]):
+    acting = node_player[parent[h]]
+    slots[h] = num_players if acting == CHANCE else acting
+  return slots
+
+
+@_jit
+def edge_weights(parent, node_player, infoset, action, chance_prob, policy):
+  """Probability of each history's incoming edge (1 at the root)."""
+  weights = np.empty(parent.shape[0])
+  weights[0] = 1.0
+  for h in range(1, parent.shape[0]):
+    p = parent[h]
+    if node_player[p] == CHANCE:
+      weights[h] = chance_prob[h]
+    else:
+      weights[h] = policy[infoset[p], action[h]]
+  return weights
+
+
+@_jit
+def reach_probabilities(parent, parent_slot, weights, num_players):
+  """Forward pass: reach[h, p] = x_p(h), reach[h, num_players] = chance."""
+  num_histories = parent.shape[0]
+  reach = np.empty((num_histories, num_players + 1))
+  reach[0, :] = 1.0
+  for h in range(1, num_histories):
+    p = parent[h]
+    for slot in range(num_players + 1):
+      reach[h, slot] = reach[p, slot]
+    reach[h, parent_slot[h]] *= weights[h]
+  return reach
+
+
+@_jit
+def expected_values(parent, weights, utility):
+  """Backward pass: values[h, p] = u_p(h), the expected utility below h."""
+  values = utility.copy()
+  num_players = utility.shape[1]
+  for h in range(parent.shape[0] - 1, 0, -1):
+    p = parent[h]
+    w = weights[h]
+    if w != 0.0:
+      for player in range(num_players):
+        values[p, player] += w * values[h, player]
+  return values
+
+
+@_jit
+def opponent_reach(reach, h, player):
+  """x_{-player}(h): product of every reach column but ``player``'s."""
+  product = 1.0
+  for slot in range(reach.shape[1]):
+    if slot != player:
+      product *= reach[h, slot]
+  return product
+
+
+@_jit
+def counterfactual_values(parent, node_player, infoset, action, reach, values,
+                          num_infosets, num_actions):
+  """cfv[I, a] = sum_{h in I} x_{-i}(h) u_i(h.a), i the player acting at I."""
+  cfv = np.zeros((num_infosets, num_actions))
+  for h in range(1, parent.shape[0]):
+    p = parent[h]
+    acting = node_player[p]
+    if acting >= 0:
+      cfv[infoset[p], action[h]] += (opponent_reach(reach, p, acting) *
+                                     values[h, acting])
+  return cfv
+
+
+@_jit
+def infoset_reach(node_player, infoset, reach, num_infosets):
+  """own[I] = x_i(I) and others[I] = sum_{h in I} x_{-i}(h)."""
+  own = np.zeros(num_infosets)
+  others = np.zeros(num_infosets)
+  for h in range(node_player.shape[0]):
+    acting = node_player[h]
+    if acting >= 0:
+      own[infoset[h]] = reach[h, acting]
+      others[infoset[h]] += opponent_reach(reach, h, acting)
+  return own, others
+
+
+@_jit
+def best_response_schedule(parent, node_player, player):
+  """Order in which a best-response pass for ``player`` visits histories.
+
+  The level of h is the number of ``player``'s decisions strictly above it;
+  under perfect recall all histories of one of ``player``'s infosets share a
+  level, and their children sit one level deeper. Visiting levels deepest
+  first, and each level in reverse pre-order, finishes every history's
+  children, and every infoset's children at the level below, before it.
+
+  Returns:
+    (order, level_bounds): histories sorted by (level descending, index
+    descending); level L is order[level_bounds[L, 0]:level_bounds[L, 1]].
+  """
+  num_histories = parent.shape[0]
+  level = np.zeros(num_histories, dtype=np.int32)
+  max_level = 0
+  for h in range(1, num_histories):
+    p = parent[h]
+    level[h] = level[p] + (1 if node_player[p] == player else 0)
+    if level[h] > max_level:
+      max_level = level[h]
+  level_bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
+  for h in range(num_histories):
+    level_bounds[level[h], 1] += 1
+  position = 0
+  for lev in range(max_level, -1, -1):
+    count = level_bounds[lev, 1]
+    level_bounds[lev, 0] = position
+    level_bounds[lev, 1] = position
+    position += count
+  order = np.empty(num_histories, dtype=np.int32)
+  for h in range(num_histories - 1, -1, -1):
+    order[level_bounds[level[h], 1]] = h
+    level_bounds[level[h], 1] += 1
+  return order, level_bounds
+
+
+@_jit
+def best_response(parent, node_player, infoset, action, utility, reach, player,
+                  order, level_bounds, infoset_legal, infoset_num_actions,
+                  min_action_prob):
+  """Best-response pass for ``player`` (see GameTree.best_response).
+
+  cv[h] = x_{-i}(h) u_i^BR(h) adds up over the children of chance and
+  opponent histories; at ``player``'s histories it is the BR-weighted sum of
+  the children, the BR at infoset I maximising Q[I, a] = sum_{h in I}
+  cv[h.a]. With min_action_prob = eps the response puts eps on every legal
+  action and the rest on the maximiser (ties go to the lowest action id).
+  """
+  num_infosets, num_actions = infoset_legal.shape
+  cv = np.zeros(parent.shape[0])
+  q = np.zeros((num_infosets, num_actions))
+  best = np.full(num_infosets, -1, dtype=np.int32)
+  max_level = level_bounds.shape[0] - 1
+  for lev in range(max_level, -1, -1):
+    if lev < max_level:
+      # The player's histories at this level: their children (one level
+      # down) are done, so their infosets' Q are complete.
+      for k in range(level_bounds[lev + 1, 0], level_bounds[lev + 1, 1]):
+        c = order[k]
+        p = parent[c]
+        if node_player[p] != player:
+          continue
+        s = infoset[p]
+        if best[s] < 0:
+          choice = -1
+          top = -np.inf
+          for a in range(num_actions):
+            if infoset_legal[s, a] and q[s, a] > top:
+              top = q[s, a]
+              choice = a
+          best[s] = choice
+        weight = min_action_prob
+        if action[c] == best[s]:
+          weight += 1.0 - infoset_num_actions[s] * min_action_prob
+        cv[p] += weight * cv[c]
+    for k in range(level_bounds[lev, 0], level_bounds[lev, 1]):
+      c = order[k]
+      if node_player[c] == TERMINAL:
+        cv[c] = opponent_reach(reach, c, player) * utility[c, player]
+      if c == 0:
+        continue
+      p = parent[c]
+      if node_player[p] == player:
+        q[infoset[p], action[c]] += cv[c]
+      else:
+        cv[p] += cv[c]
+  return cv[0], best, q
+
+
+@_jit
+def perfect_recall_violation(parent, node_player, infoset, action, player,
+                             num_infosets, num_actions):
+  """First infoset of ``player`` whose histories disagree on the player's own
+  previous (infoset, action), or -1 when the player has perfect recall."""
+  num_histories = parent.shape[0]
+  last_own = np.full(num_histories, -1, dtype=np.int64)
+  seen = np.full(num_infosets, -2, dtype=np.int64)
+  for h in range(1, num_histories):
+    p = parent[h]
+    if node_player[p] == player:
+      last_own[h] = np.int64(infoset[p]) * num_actions + action[h]
+    else:
+      last_own[h] = last_own[p]
+  for h in range(num_histories):
+    if node_player[h] == player:
+      s = infoset[h]
+      if seen[s] == -2:
+        seen[s] = last_own[h]
+      elif seen[s] != last_own[h]:
+        return s
+  return -1

@@ -1,0 +1,10 @@
+"""Evaluation: exact metrics on the compiled tree (SPEC section 5)."""
+
+from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
+                                    expected_values, exploitability,
+                                    head_to_head, head_to_head_matrix,
+                                    nash_conv)
+
+__all__ = ["NashConvResult", "best_response_values", "expected_values",
+           "exploitability", "head_to_head", "head_to_head_matrix",
+           "nash_conv"]

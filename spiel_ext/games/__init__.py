@@ -1,0 +1,1 @@
+"""Custom pyspiel games of the papers, registered on import."""
