@@ -19,7 +19,7 @@ from spiel_ext.engine.tree import (CHANCE, TERMINAL, GameTree, check_game_type,
                                    walk_game)
 
 __all__ = ["CHANCE", "TERMINAL", "GameTree", "compile_game", "load_game",
-           "estimate_num_histories"]
+           "estimate_num_histories", "clear_compiled_trees"]
 
 _MEMO: dict[str, GameTree] = {}
 _MEMO_LIMIT = 8
@@ -85,3 +85,8 @@ def compile_game(game: str | pyspiel.Game | GameTree, *,
   _MEMO[game_string] = tree
   return tree
 
+
+
+def clear_compiled_trees() -> None:
+  """Forgets the trees memoised in this process (the disk cache stays)."""
+  _MEMO.clear()

@@ -203,24 +203,37 @@ def best_response(parent, node_player, infoset, action, utility, reach, player,
 
 
 @_jit
-def perfect_recall_violation(parent, node_player, infoset, action, player,
-                             num_infosets, num_actions):
-  """First infoset of ``player`` whose histories disagree on the player's own
-  previous (infoset, action), or -1 when the player has perfect recall."""
+def recall_violation(parent, node_player, infoset, action, player,
+                     num_infosets, num_actions):
+  """How ``player``'s infosets break perfect recall, if they do.
+
+  Returns 0 under perfect recall (every history of an infoset has the same
+  previous own (infoset, action)); I + 1 for the first infoset I that breaks
+  it while its histories still share their own-decision depth; -(I + 1) for
+  the first infoset whose histories differ in own-decision depth.
+  """
   num_histories = parent.shape[0]
   last_own = np.full(num_histories, -1, dtype=np.int64)
-  seen = np.full(num_infosets, -2, dtype=np.int64)
+  own_depth = np.zeros(num_histories, dtype=np.int32)
+  seen_last = np.full(num_infosets, -2, dtype=np.int64)
+  seen_depth = np.full(num_infosets, -1, dtype=np.int32)
   for h in range(1, num_histories):
     p = parent[h]
     if node_player[p] == player:
       last_own[h] = np.int64(infoset[p]) * num_actions + action[h]
+      own_depth[h] = own_depth[p] + 1
     else:
       last_own[h] = last_own[p]
+      own_depth[h] = own_depth[p]
+  first_break = -1
   for h in range(num_histories):
     if node_player[h] == player:
       s = infoset[h]
-      if seen[s] == -2:
-        seen[s] = last_own[h]
-      elif seen[s] != last_own[h]:
-        return s
-  return -1
+      if seen_depth[s] < 0:
+        seen_depth[s] = own_depth[h]
+        seen_last[s] = last_own[h]
+      elif seen_depth[s] != own_depth[h]:
+        return -(s + 1)
+      elif seen_last[s] != last_own[h] and first_break < 0:
+        first_break = s
+  return first_break + 1

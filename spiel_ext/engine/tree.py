@@ -46,6 +46,7 @@ BYTES_PER_HISTORY = 160
 HISTORY_ARRAYS = ("parent", "action", "depth", "node_player", "infoset",
                   "chance_prob", "utility")
 INFOSET_ARRAYS = ("infoset_player", "infoset_legal", "infoset_history")
+FLAG_ARRAYS = ("perfect_recall",)
 
 
 class GameTree:
@@ -79,6 +80,7 @@ class GameTree:
                                            self.num_players)
     self.is_terminal = self.node_player == TERMINAL
     self.key_to_infoset = {key: i for i, key in enumerate(self.infoset_keys)}
+    self.perfect_recall = bool(arrays.get("perfect_recall", True))
     self._br_schedules: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
   # ------------------------------------------------------------------ info
@@ -89,8 +91,10 @@ class GameTree:
 
   def arrays(self) -> dict[str, np.ndarray]:
     """The stored arrays by name (what the disk cache saves)."""
-    return {name: getattr(self, name)
-            for name in HISTORY_ARRAYS + INFOSET_ARRAYS}
+    arrays = {name: getattr(self, name)
+              for name in HISTORY_ARRAYS + INFOSET_ARRAYS}
+    arrays["perfect_recall"] = np.array(self.perfect_recall)
+    return arrays
 
   def infosets_of_player(self, player: int) -> np.ndarray:
     """Indices of the infosets where ``player`` acts, in row order."""
@@ -421,18 +425,34 @@ def walk_game(game: pyspiel.Game, max_histories: int) -> GameTree:
       "infoset_history": np.asarray(infoset_history, dtype=np.int32)[order],
   }
   tree = GameTree(game, arrays, [keys_by_id[i] for i in order])
-  _check_perfect_recall(tree)
+  _check_recall(tree)
   return tree
 
 
-def _check_perfect_recall(tree: GameTree) -> None:
+def _check_recall(tree: GameTree) -> None:
+  """Sets tree.perfect_recall; refuses trees the passes cannot handle.
+
+  Perfect recall: the histories of an infoset agree on the acting player's
+  own previous (infoset, action). Some OpenSpiel games key infosets more
+  coarsely (universal_poker's strings sort the board cards, forgetting the
+  order they came in); such trees still compile, with perfect_recall False,
+  as long as each infoset's histories have the same number of own earlier
+  decisions, which is what the best-response pass needs. Their values then
+  match OpenSpiel's, which keys on the same strings.
+  """
+  tree.perfect_recall = True
   for player in range(tree.num_players):
-    bad = passes.perfect_recall_violation(
+    violation = passes.recall_violation(
         tree.parent, tree.node_player, tree.infoset, tree.action, player,
         tree.num_infosets, tree.num_distinct_actions)
-    if bad >= 0:
+    if violation == 0:
+      continue
+    tree.perfect_recall = False
+    if violation < 0:
+      key = tree.infoset_keys[-violation - 1]
       raise ValueError(
-          f"{tree.game_string} does not have perfect recall: the histories of "
-          f"player {player}'s infoset {tree.infoset_keys[bad]!r} differ in "
-          "that player's own earlier decisions. The engine's passes need "
-          "perfect recall.")
+          f"{tree.game_string} cannot be compiled: the histories of player "
+          f"{player}'s infoset {key!r} follow different numbers of that "
+          "player's own decisions, so its infostate strings do not describe "
+          "a game the engine can solve (it needs perfect recall, or at least "
+          "equal own-decision depth within an infoset).")

@@ -1,0 +1,37 @@
+"""Shared fixtures: an isolated tree cache and the games the tests use."""
+
+import numpy as np
+import pytest
+
+# universal_poker configured as Leduc hold'em (3 ranks, 2 suits, 2 rounds).
+UNIVERSAL_LEDUC = (
+    "universal_poker(betting=limit,numPlayers=2,numRounds=2,blind=1 1,"
+    "raiseSize=2 4,firstPlayer=1 1,maxRaises=2 2,numSuits=2,numRanks=3,"
+    "numHoleCards=1,numBoardCards=0 1,stack=20 20,bettingAbstraction=fcpa)")
+
+CROSS_CHECK_GAMES = ["kuhn_poker", "leduc_poker", "kuhn_poker(players=3)",
+                     UNIVERSAL_LEDUC]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory, monkeypatch):
+  """Every test session writes its compiled trees to a temporary folder."""
+  folder = tmp_path_factory.getbasetemp() / "spiel_ext_cache"
+  monkeypatch.setenv("SPIEL_EXT_CACHE_DIR", str(folder))
+  yield folder
+
+
+def random_strategy(tree, rng: np.random.Generator, concentration=1.0):
+  """A Dirichlet-random behaviour strategy over each infoset's legal actions."""
+  raw = rng.gamma(concentration, size=tree.infoset_legal.shape)
+  raw = np.where(tree.infoset_legal, raw + 1e-300, 0.0)
+  return raw / raw.sum(axis=1, keepdims=True)
+
+
+def pure_strategy(tree, rng: np.random.Generator):
+  """A random pure strategy: one legal action per infoset."""
+  scores = np.where(tree.infoset_legal, rng.random(tree.infoset_legal.shape),
+                    -1.0)
+  strategy = np.zeros(tree.infoset_legal.shape)
+  strategy[np.arange(tree.num_infosets), scores.argmax(axis=1)] = 1.0
+  return strategy
