@@ -75,6 +75,22 @@ def expected_values(parent, weights, utility):
 
 
 @_jit
+def terminal_values(terminals, reach, utility):
+  """Root expected values as sum_z P(z) u(z) over the terminal histories."""
+  num_players = utility.shape[1]
+  totals = np.zeros(num_players)
+  for k in range(terminals.shape[0]):
+    z = terminals[k]
+    probability = 1.0
+    for slot in range(reach.shape[1]):
+      probability *= reach[z, slot]
+    if probability != 0.0:
+      for player in range(num_players):
+        totals[player] += probability * utility[z, player]
+  return totals
+
+
+@_jit
 def opponent_reach(reach, h, player):
   """x_{-player}(h): product of every reach column but ``player``'s."""
   product = 1.0
@@ -112,94 +128,129 @@ def infoset_reach(node_player, infoset, reach, num_infosets):
 
 
 @_jit
-def best_response_schedule(parent, node_player, player):
-  """Order in which a best-response pass for ``player`` visits histories.
+def best_response_schedule(parent, node_player, action, player, num_actions):
+  """The skeleton a best-response pass for ``player`` runs on.
 
-  The level of h is the number of ``player``'s decisions strictly above it;
-  under perfect recall all histories of one of ``player``'s infosets share a
-  level, and their children sit one level deeper. Visiting levels deepest
-  first, and each level in reverse pre-order, finishes every history's
-  children, and every infoset's children at the level below, before it.
+  Only ``player``'s own decision histories need a choice; everything between
+  them adds up linearly. So each history is attached to its nearest edge
+  (g, a) out of one of ``player``'s histories g ("edge" g * A + a, -1 above
+  the first decision), and the pass works on those histories alone, deepest
+  first. The level of g is the number of ``player``'s decisions above it;
+  under perfect recall (or equal own depth) an infoset's histories share a
+  level, so every infoset is complete when its level is reached.
 
   Returns:
-    (order, level_bounds): histories sorted by (level descending, index
-    descending); level L is order[level_bounds[L, 0]:level_bounds[L, 1]].
+    (nodes, level_bounds, node_edge, terminal_edge): ``player``'s histories
+    in processing order; level L is nodes[level_bounds[L, 0]:
+    level_bounds[L, 1]]; node_edge[k] the edge (in skeleton positions) above
+    nodes[k]; terminal_edge[z] the edge above terminal history z.
   """
   num_histories = parent.shape[0]
   level = np.zeros(num_histories, dtype=np.int32)
   max_level = 0
-  for h in range(1, num_histories):
-    p = parent[h]
-    level[h] = level[p] + (1 if node_player[p] == player else 0)
-    if level[h] > max_level:
-      max_level = level[h]
+  count = 0
+  for h in range(num_histories):
+    if h > 0:
+      p = parent[h]
+      level[h] = level[p] + (1 if node_player[p] == player else 0)
+    if node_player[h] == player:
+      count += 1
+      if level[h] > max_level:
+        max_level = level[h]
   level_bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
   for h in range(num_histories):
-    level_bounds[level[h], 1] += 1
+    if node_player[h] == player:
+      level_bounds[level[h], 1] += 1
   position = 0
   for lev in range(max_level, -1, -1):
-    count = level_bounds[lev, 1]
+    size = level_bounds[lev, 1]
     level_bounds[lev, 0] = position
     level_bounds[lev, 1] = position
-    position += count
-  order = np.empty(num_histories, dtype=np.int32)
-  for h in range(num_histories - 1, -1, -1):
-    order[level_bounds[level[h], 1]] = h
-    level_bounds[level[h], 1] += 1
-  return order, level_bounds
+    position += size
+  nodes = np.empty(count, dtype=np.int32)
+  slot = np.full(num_histories, -1, dtype=np.int64)
+  for h in range(num_histories):
+    if node_player[h] == player:
+      k = level_bounds[level[h], 1]
+      nodes[k] = h
+      slot[h] = k
+      level_bounds[level[h], 1] += 1
+  edge = np.full(num_histories, -1, dtype=np.int64)
+  for h in range(1, num_histories):
+    p = parent[h]
+    if node_player[p] == player:
+      edge[h] = slot[p] * num_actions + action[h]
+    else:
+      edge[h] = edge[p]
+  node_edge = np.empty(count, dtype=np.int64)
+  for k in range(count):
+    node_edge[k] = edge[nodes[k]]
+  terminal_edge = np.full(num_histories, -1, dtype=np.int64)
+  for h in range(num_histories):
+    if node_player[h] == TERMINAL:
+      terminal_edge[h] = edge[h]
+  return nodes, level_bounds, node_edge, terminal_edge
 
 
 @_jit
-def best_response(parent, node_player, infoset, action, utility, reach, player,
-                  order, level_bounds, infoset_legal, infoset_num_actions,
-                  min_action_prob):
+def best_response(terminals, infoset, utility, reach, player, nodes,
+                  level_bounds, node_edge, terminal_edge, infoset_legal,
+                  infoset_num_actions, min_action_prob):
   """Best-response pass for ``player`` (see GameTree.best_response).
 
-  cv[h] = x_{-i}(h) u_i^BR(h) adds up over the children of chance and
-  opponent histories; at ``player``'s histories it is the BR-weighted sum of
-  the children, the BR at infoset I maximising Q[I, a] = sum_{h in I}
-  cv[h.a]. With min_action_prob = eps the response puts eps on every legal
-  action and the rest on the maximiser (ties go to the lowest action id).
+  With cv(h) = x_{-i}(h) u_i^BR(h): C[g, a] = cv(g.a) for ``player``'s
+  histories g is the sum of the terminal terms x_{-i}(z) u_i(z) attached to
+  edge (g, a) plus cv of the decision histories attached to it; cv(g) =
+  sum_a pi_I(a) C[g, a], with pi_I the best response at g's infoset I,
+  which maximises Q[I, a] = sum_{g in I} C[g, a]. With min_action_prob = eps
+  pi_I puts eps on every legal action and the rest on the maximiser (ties go
+  to the lowest action id).
   """
   num_infosets, num_actions = infoset_legal.shape
-  cv = np.zeros(parent.shape[0])
+  edge_value = np.zeros(nodes.shape[0] * num_actions)
+  root_value = 0.0
+  for k in range(terminals.shape[0]):
+    z = terminals[k]
+    term = utility[z, player]
+    if term == 0.0:
+      continue
+    term *= opponent_reach(reach, z, player)
+    e = terminal_edge[z]
+    if e < 0:
+      root_value += term
+    else:
+      edge_value[e] += term
   q = np.zeros((num_infosets, num_actions))
   best = np.full(num_infosets, -1, dtype=np.int32)
-  max_level = level_bounds.shape[0] - 1
-  for lev in range(max_level, -1, -1):
-    if lev < max_level:
-      # The player's histories at this level: their children (one level
-      # down) are done, so their infosets' Q are complete.
-      for k in range(level_bounds[lev + 1, 0], level_bounds[lev + 1, 1]):
-        c = order[k]
-        p = parent[c]
-        if node_player[p] != player:
-          continue
-        s = infoset[p]
-        if best[s] < 0:
-          choice = -1
-          top = -np.inf
-          for a in range(num_actions):
-            if infoset_legal[s, a] and q[s, a] > top:
-              top = q[s, a]
-              choice = a
-          best[s] = choice
-        weight = min_action_prob
-        if action[c] == best[s]:
-          weight += 1.0 - infoset_num_actions[s] * min_action_prob
-        cv[p] += weight * cv[c]
-    for k in range(level_bounds[lev, 0], level_bounds[lev, 1]):
-      c = order[k]
-      if node_player[c] == TERMINAL:
-        cv[c] = opponent_reach(reach, c, player) * utility[c, player]
-      if c == 0:
-        continue
-      p = parent[c]
-      if node_player[p] == player:
-        q[infoset[p], action[c]] += cv[c]
+  for lev in range(level_bounds.shape[0] - 1, -1, -1):
+    start, stop = level_bounds[lev, 0], level_bounds[lev, 1]
+    for k in range(start, stop):
+      s = infoset[nodes[k]]
+      for a in range(num_actions):
+        q[s, a] += edge_value[k * num_actions + a]
+    for k in range(start, stop):
+      s = infoset[nodes[k]]
+      if best[s] < 0:
+        choice = -1
+        top = -np.inf
+        for a in range(num_actions):
+          if infoset_legal[s, a] and q[s, a] > top:
+            top = q[s, a]
+            choice = a
+        best[s] = choice
+      value = 0.0
+      for a in range(num_actions):
+        if infoset_legal[s, a]:
+          weight = min_action_prob
+          if a == best[s]:
+            weight += 1.0 - infoset_num_actions[s] * min_action_prob
+          value += weight * edge_value[k * num_actions + a]
+      e = node_edge[k]
+      if e < 0:
+        root_value += value
       else:
-        cv[p] += cv[c]
-  return cv[0], best, q
+        edge_value[e] += value
+  return root_value, best, q
 
 
 @_jit

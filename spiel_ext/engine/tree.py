@@ -79,9 +79,10 @@ class GameTree:
     self.parent_slot = passes.parent_slots(self.parent, self.node_player,
                                            self.num_players)
     self.is_terminal = self.node_player == TERMINAL
+    self.terminals = np.flatnonzero(self.is_terminal).astype(np.int32)
     self.key_to_infoset = {key: i for i, key in enumerate(self.infoset_keys)}
     self.perfect_recall = bool(arrays.get("perfect_recall", True))
-    self._br_schedules: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    self._br_schedules: dict[int, tuple[np.ndarray, ...]] = {}
 
   # ------------------------------------------------------------------ info
   def __repr__(self) -> str:
@@ -154,6 +155,16 @@ class GameTree:
     return passes.expected_values(self.parent, weights,
                                   self._utility(utility))
 
+  def root_values(self, policy: np.ndarray | None = None,
+                  chance_prob: np.ndarray | None = None,
+                  utility: np.ndarray | None = None,
+                  reach: np.ndarray | None = None) -> np.ndarray:
+    """Each player's expected utility at the root (from terminal reaches)."""
+    if reach is None:
+      reach = self.reach(policy, chance_prob)
+    return passes.terminal_values(self.terminals, reach,
+                                  self._utility(utility))
+
   def counterfactual_values(
       self, policy: np.ndarray, chance_prob: np.ndarray | None = None,
       utility: np.ndarray | None = None,
@@ -193,11 +204,10 @@ class GameTree:
     self._check_player(player)
     if reach is None:
       reach = self.reach(policy, chance_prob)
-    order, level_bounds = self._br_schedule(player)
     return passes.best_response(
-        self.parent, self.node_player, self.infoset, self.action,
-        self._utility(utility), reach, player, order, level_bounds,
-        self.infoset_legal, self.infoset_num_actions, float(min_action_prob))
+        self.terminals, self.infoset, self._utility(utility), reach, player,
+        *self._br_schedule(player), self.infoset_legal,
+        self.infoset_num_actions, float(min_action_prob))
 
   def infoset_reach(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-infoset reach sums from a [histories, players + 1] reach array.
@@ -232,11 +242,12 @@ class GameTree:
                        f"got {utility.shape}.")
     return np.ascontiguousarray(utility, dtype=np.float64)
 
-  def _br_schedule(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+  def _br_schedule(self, player: int) -> tuple[np.ndarray, ...]:
     schedule = self._br_schedules.get(player)
     if schedule is None:
-      schedule = passes.best_response_schedule(self.parent, self.node_player,
-                                               player)
+      schedule = passes.best_response_schedule(
+          self.parent, self.node_player, self.action, player,
+          self.num_distinct_actions)
       self._br_schedules[player] = schedule
     return schedule
 

@@ -47,7 +47,7 @@ def _check_min_action_prob(tree: GameTree, min_action_prob: float) -> None:
 def expected_values(game, policy: PolicyLike) -> np.ndarray:
   """Expected utility of each player when everyone plays ``policy``."""
   tree = compile_game(game)
-  return tree.values(_strategy(tree, policy))[0].copy()
+  return tree.root_values(_strategy(tree, policy))
 
 
 def best_response_values(game, policy: PolicyLike,
@@ -73,7 +73,7 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
   _check_min_action_prob(tree, min_action_prob)
   strategy = _strategy(tree, policy)
   reach = tree.reach(strategy)
-  on_policy = tree.values(strategy)[0]
+  on_policy = tree.root_values(reach=reach)
   improvements = np.array([
       tree.best_response(strategy, player, min_action_prob=min_action_prob,
                          reach=reach)[0] - on_policy[player]
@@ -105,7 +105,7 @@ def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
   combined = _strategy(tree, policy_b).copy()
   rows = tree.infosets_of_player(seat)
   combined[rows] = _strategy(tree, policy_a)[rows]
-  return float(tree.values(combined)[0, seat])
+  return float(tree.root_values(combined)[seat])
 
 
 def head_to_head_matrix(game, policies: dict[str, PolicyLike],
