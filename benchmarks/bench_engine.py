@@ -1,0 +1,169 @@
+"""Engine benchmark: our NashConv and passes beside OpenSpiel's, in one process.
+
+    python benchmarks/bench_engine.py            # everything (~1 minute)
+    python benchmarks/bench_engine.py --skip_large
+
+Prints medians and ratios. Timings are wall-clock medians over repeats; the
+first call of each numba pass (compilation) is excluded, compile-from-scratch
+times of the game trees are reported separately with the disk cache off.
+"""
+
+import importlib.metadata
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pyspiel
+from absl import app, flags
+from open_spiel.python import policy as openspiel_policy
+from open_spiel.python.algorithms import exploitability as openspiel_exploit
+
+from spiel_ext import eval as se
+from spiel_ext.engine import clear_compiled_trees, compile_game
+
+FLAGS = flags.FLAGS
+flags.DEFINE_bool("skip_large", False,
+                  "Skip the 656k-history hold'em and 3-player Leduc figures.")
+
+HOLDEM = ("universal_poker(betting=limit,numPlayers=2,blind=1 1,stack=50 50,"
+          "numHoleCards=1,numRounds=3,firstPlayer=1 1 1,numSuits=2,numRanks=4,"
+          "numBoardCards=0 1 1,raiseSize=2 4 4,maxRaises=2 2 2)")
+
+
+def median_seconds(function, repeats, warmup=1):
+  for _ in range(warmup):
+    function()
+  times = []
+  for _ in range(repeats):
+    start = time.perf_counter()
+    function()
+    times.append(time.perf_counter() - start)
+  return float(np.median(times))
+
+
+def random_tabular(game, seed=0):
+  tabular = openspiel_policy.TabularPolicy(game)
+  rng = np.random.default_rng(seed)
+  raw = rng.gamma(1.0, size=tabular.action_probability_array.shape)
+  raw *= tabular.legal_actions_mask
+  tabular.action_probability_array = raw / raw.sum(axis=1, keepdims=True)
+  return tabular
+
+
+def fmt(seconds):
+  return f"{seconds * 1e3:10.3f} ms"
+
+
+def bench_nash_conv(game_name, python_repeats, cpp_repeats):
+  game = pyspiel.load_game(game_name)
+  tabular = random_tabular(game)
+  cpp_policy = openspiel_policy.python_policy_to_pyspiel_policy(tabular)
+  compile_game(game)
+  ours = median_seconds(lambda: se.nash_conv(game, tabular), 50)
+  python = median_seconds(lambda: openspiel_exploit.nash_conv(game, tabular),
+                          python_repeats, warmup=0)
+  cpp = median_seconds(lambda: pyspiel.nash_conv(game, cpp_policy),
+                       cpp_repeats, warmup=0)
+  cpp_with_conversion = median_seconds(
+      lambda: pyspiel.nash_conv(
+          game, openspiel_policy.python_policy_to_pyspiel_policy(tabular)),
+      cpp_repeats, warmup=0)
+  print(f"\nNashConv of a random TabularPolicy on {game_name} "
+        "(ours includes converting the TabularPolicy)")
+  print(f"  spiel_ext.eval.nash_conv            {fmt(ours)}")
+  print(f"  OpenSpiel Python exploitability.nash_conv {fmt(python)}")
+  print(f"  OpenSpiel C++ pyspiel.nash_conv      {fmt(cpp)}"
+        f"  (+ policy conversion: {fmt(cpp_with_conversion)})")
+  print(f"  ratio: OpenSpiel Python / ours = {python / ours:8.1f}x")
+  print(f"  ratio: OpenSpiel C++ / ours    = {cpp / ours:8.1f}x")
+
+
+def bench_passes(game_name):
+  tree = compile_game(game_name)
+  strategy = tree.uniform_policy()
+  reach = tree.reach(strategy)
+  rows = [
+      ("edge weights", lambda: tree.edge_weights(strategy)),
+      ("reach (forward)", lambda: tree.reach(strategy)),
+      ("values (backward)", lambda: tree.values(strategy)),
+      ("counterfactual values", lambda: tree.counterfactual_values(
+          strategy, reach=reach)),
+      ("best response, player 0", lambda: tree.best_response(
+          strategy, 0, reach=reach)),
+      ("infoset reach sums", lambda: tree.infoset_reach(reach)),
+      ("NashConv (array in)", lambda: se.nash_conv(tree, strategy)),
+  ]
+  print(f"\nEngine passes on {tree}")
+  for name, function in rows:
+    print(f"  {name:<26} {fmt(median_seconds(function, 30))}")
+
+
+def compile_in_subprocess(game_name):
+  """(seconds, peak RSS MiB) of a cold compile in a fresh process."""
+  code = (
+      "import time, resource, pyspiel\n"
+      "from spiel_ext.engine import compile_game, passes\n"
+      "game = pyspiel.load_game(%r)\n"
+      "compile_game('kuhn_poker', use_cache=False)  # numba warm-up\n"
+      "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+      "start = time.perf_counter()\n"
+      "tree = compile_game(game, use_cache=False)\n"
+      "took = time.perf_counter() - start\n"
+      "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+      "print(took, peak / 1024, base / 1024, tree.num_histories)\n" % game_name)
+  with tempfile.TemporaryDirectory() as folder:
+    env = dict(os.environ, SPIEL_EXT_CACHE_DIR=folder)
+    output = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                            capture_output=True, text=True).stdout.split()
+  return float(output[0]), float(output[1]), float(output[2]), int(output[3])
+
+
+def bench_compile(game_name, budget_seconds, budget_mib=None):
+  seconds, peak, base, histories = compile_in_subprocess(game_name)
+  line = (f"  compile {game_name[:60]:<60} {histories:>9} histories "
+          f"{seconds:7.2f} s (target < {budget_seconds} s)  peak RSS "
+          f"{peak:7.0f} MiB (process before compiling: {base:.0f} MiB)")
+  if budget_mib:
+    line += f" (target < {budget_mib} MiB)"
+  print(line)
+
+
+def main(argv):
+  del argv
+  print(f"spiel_ext engine benchmark; numpy {np.__version__}, open_spiel "
+        f"{importlib.metadata.version('open_spiel')}")
+  print("\nCold compiles (fresh process, disk cache off; numba already warm)")
+  bench_compile("leduc_poker", 1)
+  if not FLAGS.skip_large:
+    bench_compile(HOLDEM, 5)
+    bench_compile("leduc_poker(players=3)", 30, 2048)
+  bench_nash_conv("kuhn_poker", 20, 20)
+  bench_nash_conv("leduc_poker", 3, 5)
+  bench_passes("leduc_poker")
+  if not FLAGS.skip_large:
+    clear_compiled_trees()
+    bench_passes(HOLDEM)
+    game = pyspiel.load_game(HOLDEM)
+    tree = compile_game(game)
+    uniform = tree.uniform_policy()
+    ours = median_seconds(lambda: se.nash_conv(tree, uniform), 10)
+    cpp_uniform = pyspiel.UniformRandomPolicy(game)
+    start = time.perf_counter()
+    cpp_value = pyspiel.nash_conv(game, cpp_uniform)
+    cpp = time.perf_counter() - start
+    print(f"\nNashConv of the uniform policy on the 656k-history hold'em "
+          f"(target < 50 ms)")
+    print(f"  spiel_ext.eval.nash_conv  {fmt(ours)}  value "
+          f"{se.nash_conv(tree, uniform):.9f}")
+    print(f"  OpenSpiel C++ (one run)   {fmt(cpp)}  value {cpp_value:.9f}")
+    print(f"  ratio: OpenSpiel C++ / ours = {cpp / ours:8.1f}x")
+  peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+  print(f"\npeak RSS of this process: {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+  app.run(main)
