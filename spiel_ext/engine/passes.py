@@ -33,17 +33,71 @@ def parent_slots(parent, node_player, num_players):
 
 
 @_jit
-def edge_weights(parent, node_player, infoset, action, chance_prob, policy):
-  """Probability of each history's incoming edge (1 at the root)."""
-  weights = np.empty(parent.shape[0])
-  weights[0] = 1.0
+def edge_policy_index(parent, node_player, infoset, action, num_actions):
+  """Flat index infoset(parent) * A + action of each decision edge, else -1."""
+  index = np.full(parent.shape[0], -1, dtype=np.int64)
   for h in range(1, parent.shape[0]):
     p = parent[h]
-    if node_player[p] == CHANCE:
-      weights[h] = chance_prob[h]
-    else:
-      weights[h] = policy[infoset[p], action[h]]
+    if node_player[p] >= 0:
+      index[h] = np.int64(infoset[p]) * num_actions + action[h]
+  return index
+
+
+@_jit
+def edge_weights(policy_index, chance_prob, policy):
+  """Probability of each history's incoming edge (1 at the root)."""
+  flat = policy.reshape(-1)
+  weights = np.empty(policy_index.shape[0])
+  weights[0] = 1.0
+  for h in range(1, policy_index.shape[0]):
+    k = policy_index[h]
+    weights[h] = chance_prob[h] if k < 0 else flat[k]
   return weights
+
+
+@_jit
+def player_regret_pass(parent, parent_slot, policy_index, node_player, infoset,
+                       action, chance_prob, utility, policy, player, cfv,
+                       own_reach):
+  """One player's counterfactual values, fused into two sweeps (CFR's pass).
+
+  Adds v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I, a] and
+  sum_{h in I} x_i(h) into own_reach[I] for ``player``'s infosets I (the
+  caller zeroes them). Summing x_i over the histories of I, as OpenSpiel's
+  CFR does, is |I| x_i(I) under perfect recall. Returns u_i at the root.
+  """
+  num_histories = parent.shape[0]
+  flat = policy.reshape(-1)
+  weight = np.empty(num_histories)
+  own = np.empty(num_histories)
+  others = np.empty(num_histories)
+  own[0] = 1.0
+  others[0] = 1.0
+  if node_player[0] == player:
+    own_reach[infoset[0]] += 1.0
+  for h in range(1, num_histories):
+    k = policy_index[h]
+    w = chance_prob[h] if k < 0 else flat[k]
+    weight[h] = w
+    p = parent[h]
+    if parent_slot[h] == player:
+      own[h] = own[p] * w
+      others[h] = others[p]
+    else:
+      own[h] = own[p]
+      others[h] = others[p] * w
+    if node_player[h] == player:
+      own_reach[infoset[h]] += own[h]
+  value = np.zeros(num_histories)
+  for h in range(num_histories - 1, 0, -1):
+    if node_player[h] == TERMINAL:
+      value[h] = utility[h, player]
+    v = value[h]
+    p = parent[h]
+    value[p] += weight[h] * v
+    if parent_slot[h] == player:
+      cfv[infoset[p], action[h]] += others[p] * v
+  return value[0]
 
 
 @_jit

@@ -80,6 +80,13 @@ class GameTree:
                                            self.num_players)
     self.is_terminal = self.node_player == TERMINAL
     self.terminals = np.flatnonzero(self.is_terminal).astype(np.int32)
+    self.edge_policy_index = passes.edge_policy_index(
+        self.parent, self.node_player, self.infoset, self.action,
+        self.num_distinct_actions)
+    # Rows of each player are contiguous (TabularPolicy groups by player).
+    starts = np.searchsorted(self.infoset_player, np.arange(self.num_players + 1))
+    self.player_rows = [slice(int(starts[p]), int(starts[p + 1]))
+                        for p in range(self.num_players)]
     self.key_to_infoset = {key: i for i, key in enumerate(self.infoset_keys)}
     self.perfect_recall = bool(arrays.get("perfect_recall", True))
     self._br_schedules: dict[int, tuple[np.ndarray, ...]] = {}
@@ -99,7 +106,8 @@ class GameTree:
 
   def infosets_of_player(self, player: int) -> np.ndarray:
     """Indices of the infosets where ``player`` acts, in row order."""
-    return np.flatnonzero(self.infoset_player == player)
+    return np.arange(self.player_rows[player].start,
+                     self.player_rows[player].stop)
 
   def history_actions(self, history: int) -> list[int]:
     """The action sequence from the root to ``history``."""
@@ -132,8 +140,8 @@ class GameTree:
   def edge_weights(self, policy: np.ndarray,
                    chance_prob: np.ndarray | None = None) -> np.ndarray:
     """Probability of each history's incoming edge under ``policy``."""
-    return passes.edge_weights(self.parent, self.node_player, self.infoset,
-                               self.action, self._chance(chance_prob),
+    return passes.edge_weights(self.edge_policy_index,
+                               self._chance(chance_prob),
                                np.ascontiguousarray(policy, dtype=np.float64))
 
   # ----------------------------------------------------------------- passes
@@ -208,6 +216,27 @@ class GameTree:
         self.terminals, self.infoset, self._utility(utility), reach, player,
         *self._br_schedule(player), self.infoset_legal,
         self.infoset_num_actions, float(min_action_prob))
+
+  def player_counterfactual_values(
+      self, policy: np.ndarray, player: int,
+      chance_prob: np.ndarray | None = None,
+      utility: np.ndarray | None = None,
+  ) -> tuple[np.ndarray, np.ndarray, float]:
+    """The fused pass regret minimisers run once per player and iteration.
+
+    Returns:
+      (cfv, own_reach, root_value): cfv[I, a] = sum_{h in I} x_{-i}(h)
+      u_i(h.a) and own_reach[I] = sum_{h in I} x_i(h) on ``player``'s rows
+      (zero elsewhere), and u_i at the root.
+    """
+    cfv = np.zeros((self.num_infosets, self.num_distinct_actions))
+    own_reach = np.zeros(self.num_infosets)
+    root = passes.player_regret_pass(
+        self.parent, self.parent_slot, self.edge_policy_index,
+        self.node_player, self.infoset, self.action, self._chance(chance_prob),
+        self._utility(utility), np.ascontiguousarray(policy, dtype=np.float64),
+        player, cfv, own_reach)
+    return cfv, own_reach, root
 
   def infoset_reach(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-infoset reach sums from a [histories, players + 1] reach array.
