@@ -5,7 +5,7 @@ as in OpenSpiel) or for all players on the same profile (simultaneous):
 
   v_i(I, a)  = sum_{h in I} x_{-i}(h) u_i(h.a)            (engine pass)
   r(I, a)    = v_i(I, a) - sum_b sigma(I, b) v_i(I, b)     instantaneous regret
-  R          <- regret_rule(R, r, t)                      CFR: R + r
+  R          <- regret_rule.finish(R + r, t)               CFR: R + r
   S(I, a)    += average_weight(t) * x_i(I) * sigma(I, a)   average numerator
   sigma(I)   <- strategy_rule(R(I), t)                    CFR: regret matching
 
@@ -26,17 +26,19 @@ _jit = numba.njit(cache=True, nogil=True)
 
 # ------------------------------------------------------------------ kernels
 @_jit
-def instant_regrets(cfv, policy, legal):
-  """r(I, a) = v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions, else 0."""
-  regrets = np.zeros_like(cfv)
+def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
+                     cumulative_regret, cumulative_policy):
+  """R(I, a) += v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions and
+  S(I, a) += average_weight * x_i(I) * sigma(I, a)."""
   for row in range(cfv.shape[0]):
     infoset_value = 0.0
     for a in range(cfv.shape[1]):
       infoset_value += policy[row, a] * cfv[row, a]
+    scale = average_weight * own_reach[row]
     for a in range(cfv.shape[1]):
       if legal[row, a]:
-        regrets[row, a] = cfv[row, a] - infoset_value
-  return regrets
+        cumulative_regret[row, a] += cfv[row, a] - infoset_value
+        cumulative_policy[row, a] += scale * policy[row, a]
 
 
 @_jit
@@ -73,20 +75,19 @@ def discount_regrets(cumulative_regret, positive_factor, negative_factor):
 
 
 # ------------------------------------------------------------ regret rules
+# Each rule finishes R <- R + r (done by absorb_iteration) in place.
 class PlainRegrets:
   """CFR: R <- R + r."""
 
-  def accumulate(self, cumulative_regret, regrets, t):
-    del t
-    cumulative_regret += regrets
+  def finish(self, cumulative_regret, t):
+    del cumulative_regret, t
 
 
 class PlusRegrets:
   """CFR+ (regret matching+): R <- max(R + r, 0)."""
 
-  def accumulate(self, cumulative_regret, regrets, t):
+  def finish(self, cumulative_regret, t):
     del t
-    cumulative_regret += regrets
     np.maximum(cumulative_regret, 0.0, out=cumulative_regret)
 
 
@@ -98,8 +99,7 @@ class DiscountedRegrets:
     self.alpha = alpha
     self.beta = beta
 
-  def accumulate(self, cumulative_regret, regrets, t):
-    cumulative_regret += regrets
+  def finish(self, cumulative_regret, t):
     positive = t**self.alpha / (t**self.alpha + 1)
     negative = t**self.beta / (t**self.beta + 1)
     discount_regrets(cumulative_regret, positive, negative)
@@ -178,11 +178,10 @@ class RegretMinimizationSolver(Solver):
 
   def _update_player(self, player, cfv, own_reach, t) -> None:
     rows = self._tree.player_rows[player]
-    current = self._current[rows]
-    regrets = instant_regrets(cfv[rows], current, self._legal[rows])
-    self._regret_rule.accumulate(self.cumulative_regret[rows], regrets, t)
-    self.cumulative_policy[rows] += (self._averaging.weight(t) *
-                                     own_reach[rows, None] * current)
+    absorb_iteration(cfv, self._current[rows], self._legal[rows], own_reach,
+                     self._averaging.weight(t), self.cumulative_regret[rows],
+                     self.cumulative_policy[rows])
+    self._regret_rule.finish(self.cumulative_regret[rows], t)
     self._update_strategy(rows, t)
 
   def _update_strategy(self, rows: slice, t: int) -> None:

@@ -56,47 +56,111 @@ def edge_weights(policy_index, chance_prob, policy):
 
 
 @_jit
-def player_regret_pass(parent, parent_slot, policy_index, node_player, infoset,
-                       action, chance_prob, utility, policy, player, cfv,
-                       own_reach):
-  """One player's counterfactual values, fused into two sweeps (CFR's pass).
+def subtree_ends(parent):
+  """end[h]: one past the last history of h's subtree (pre-order ranges)."""
+  num_histories = parent.shape[0]
+  end = np.arange(1, num_histories + 1, dtype=np.int32)
+  for h in range(num_histories - 1, 0, -1):
+    if end[h] > end[parent[h]]:
+      end[parent[h]] = end[h]
+  return end
 
-  Adds v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I, a] and
-  sum_{h in I} x_i(h) into own_reach[I] for ``player``'s infosets I (the
-  caller zeroes them). Summing x_i over the histories of I, as OpenSpiel's
-  CFR does, is |I| x_i(I) under perfect recall. Returns u_i at the root.
+
+@_jit
+def own_sequences(parent, node_player, action, infoset, infoset_history,
+                  infoset_player, num_actions):
+  """For each infoset I, the acting player's previous own decision as a flat
+  index I' * A + a' (-1 when I is the player's first decision), read off
+  I's first history (all of I's histories agree under perfect recall)."""
+  num_infosets = infoset_history.shape[0]
+  sequence = np.full(num_infosets, -1, dtype=np.int64)
+  for row in range(num_infosets):
+    child = infoset_history[row]
+    h = parent[child]
+    while h >= 0:
+      if node_player[h] == infoset_player[row]:
+        sequence[row] = np.int64(infoset[h]) * num_actions + action[child]
+        break
+      child = h
+      h = parent[h]
+  return sequence
+
+
+@_jit
+def own_reach_of_infosets(own_sequence, policy, start, stop):
+  """x_i(I) for rows start..stop-1 of one player, from own_sequences.
+
+  A parent sequence's infoset precedes its children in row order (its first
+  history comes first in pre-order), so one forward loop suffices.
+  """
+  flat = policy.reshape(-1)
+  num_actions = policy.shape[1]
+  reach = np.ones(stop - start)
+  for row in range(start, stop):
+    k = own_sequence[row]
+    if k >= 0:
+      reach[row - start] = reach[k // num_actions - start] * flat[k]
+  return reach
+
+
+@_jit
+def player_regret_pass(parent, parent_slot, policy_index, node_player, infoset,
+                       action, chance_prob, utility, policy, player,
+                       subtree_end, track_own, cfv, own_reach, row_offset):
+  """One player's counterfactual values in two sweeps (CFR's pass).
+
+  Adds v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into
+  cfv[I - row_offset, a] for ``player``'s infosets I. Subtrees that chance
+  and the other players reach with probability 0 add nothing and are
+  skipped, unless ``track_own``: then nothing is skipped and
+  sum_{h in I} x_i(h) is added into own_reach[I - row_offset] (what
+  OpenSpiel's CFR weights its average with, which matters only without
+  perfect recall). Returns u_i at the root.
   """
   num_histories = parent.shape[0]
   flat = policy.reshape(-1)
   weight = np.empty(num_histories)
   own = np.empty(num_histories)
   others = np.empty(num_histories)
+  visited = np.empty(num_histories, dtype=np.int32)
   own[0] = 1.0
   others[0] = 1.0
-  if node_player[0] == player:
-    own_reach[infoset[0]] += 1.0
-  for h in range(1, num_histories):
+  if track_own and node_player[0] == player:
+    own_reach[infoset[0] - row_offset] += 1.0
+  count = 0
+  h = 1
+  while h < num_histories:
     k = policy_index[h]
     w = chance_prob[h] if k < 0 else flat[k]
     weight[h] = w
     p = parent[h]
     if parent_slot[h] == player:
-      own[h] = own[p] * w
       others[h] = others[p]
+      if track_own:
+        own[h] = own[p] * w
     else:
-      own[h] = own[p]
       others[h] = others[p] * w
-    if node_player[h] == player:
-      own_reach[infoset[h]] += own[h]
+      if track_own:
+        own[h] = own[p]
+    if track_own:
+      if node_player[h] == player:
+        own_reach[infoset[h] - row_offset] += own[h]
+    elif others[h] == 0.0:
+      h = subtree_end[h]
+      continue
+    visited[count] = h
+    count += 1
+    h += 1
   value = np.zeros(num_histories)
-  for h in range(num_histories - 1, 0, -1):
+  for j in range(count - 1, -1, -1):
+    h = visited[j]
     if node_player[h] == TERMINAL:
       value[h] = utility[h, player]
     v = value[h]
     p = parent[h]
     value[p] += weight[h] * v
     if parent_slot[h] == player:
-      cfv[infoset[p], action[h]] += others[p] * v
+      cfv[infoset[p] - row_offset, action[h]] += others[p] * v
   return value[0]
 
 

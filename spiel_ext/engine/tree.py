@@ -83,6 +83,10 @@ class GameTree:
     self.edge_policy_index = passes.edge_policy_index(
         self.parent, self.node_player, self.infoset, self.action,
         self.num_distinct_actions)
+    self.subtree_end = passes.subtree_ends(self.parent)
+    self.own_sequence = passes.own_sequences(
+        self.parent, self.node_player, self.action, self.infoset,
+        self.infoset_history, self.infoset_player, self.num_distinct_actions)
     # Rows of each player are contiguous (TabularPolicy groups by player).
     starts = np.searchsorted(self.infoset_player, np.arange(self.num_players + 1))
     self.player_rows = [slice(int(starts[p]), int(starts[p + 1]))
@@ -225,17 +229,24 @@ class GameTree:
     """The fused pass regret minimisers run once per player and iteration.
 
     Returns:
-      (cfv, own_reach, root_value): cfv[I, a] = sum_{h in I} x_{-i}(h)
-      u_i(h.a) and own_reach[I] = sum_{h in I} x_i(h) on ``player``'s rows
-      (zero elsewhere), and u_i at the root.
+      (cfv, own_reach, root_value) on ``player``'s rows only
+      (``tree.player_rows[player]``): cfv[I, a] = sum_{h in I} x_{-i}(h)
+      u_i(h.a); own_reach[I] = x_i(I) under perfect recall, else
+      sum_{h in I} x_i(h) as OpenSpiel's CFR accumulates it; u_i at the root.
     """
-    cfv = np.zeros((self.num_infosets, self.num_distinct_actions))
-    own_reach = np.zeros(self.num_infosets)
+    rows = self.player_rows[player]
+    policy = np.ascontiguousarray(policy, dtype=np.float64)
+    cfv = np.zeros((rows.stop - rows.start, self.num_distinct_actions))
+    track_own = not self.perfect_recall
+    own_reach = np.zeros(rows.stop - rows.start)
     root = passes.player_regret_pass(
         self.parent, self.parent_slot, self.edge_policy_index,
         self.node_player, self.infoset, self.action, self._chance(chance_prob),
-        self._utility(utility), np.ascontiguousarray(policy, dtype=np.float64),
-        player, cfv, own_reach)
+        self._utility(utility), policy, player, self.subtree_end, track_own,
+        cfv, own_reach, rows.start)
+    if not track_own:
+      own_reach = passes.own_reach_of_infosets(self.own_sequence, policy,
+                                               rows.start, rows.stop)
     return cfv, own_reach, root
 
   def infoset_reach(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
