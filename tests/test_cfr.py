@@ -59,6 +59,23 @@ def test_iterates_match_openspiel_cpp(game_name, ours_class, cpp_class):
       policy_to_array(ours.tree, reference.current_policy()), atol=1e-9)
 
 
+def test_imperfect_recall_strings_match_openspiel():
+  """universal_poker forgets the board order; OpenSpiel's CFR then weights
+  its average by summed history reaches, and so do we."""
+  game = _load(
+      "universal_poker(betting=limit,numPlayers=2,numRounds=3,blind=1 1,"
+      "raiseSize=1 1 1,firstPlayer=1 1 1,maxRaises=1 1 1,numSuits=1,"
+      "numRanks=4,numHoleCards=1,numBoardCards=0 1 1,stack=10 10)")
+  ours, reference = CFRSolver(game), cfr.CFRSolver(game)
+  assert not ours.tree.perfect_recall
+  for _ in range(10):
+    ours.iteration()
+    reference.evaluate_and_update_policy()
+  np.testing.assert_allclose(
+      ours.average_policy().action_probability_array,
+      reference.average_policy().action_probability_array, atol=1e-9)
+
+
 def test_simultaneous_updates_match_openspiel():
   game = _load("kuhn_poker")
   ours = CFRSolver(game, alternating_updates=False)

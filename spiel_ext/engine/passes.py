@@ -56,17 +56,6 @@ def edge_weights(policy_index, chance_prob, policy):
 
 
 @_jit
-def subtree_ends(parent):
-  """end[h]: one past the last history of h's subtree (pre-order ranges)."""
-  num_histories = parent.shape[0]
-  end = np.arange(1, num_histories + 1, dtype=np.int32)
-  for h in range(num_histories - 1, 0, -1):
-    if end[h] > end[parent[h]]:
-      end[parent[h]] = end[h]
-  return end
-
-
-@_jit
 def own_sequences(parent, node_player, action, infoset, infoset_history,
                   infoset_player, num_actions):
   """For each infoset I, the acting player's previous own decision as a flat
@@ -104,63 +93,53 @@ def own_reach_of_infosets(own_sequence, policy, start, stop):
 
 
 @_jit
-def player_regret_pass(parent, parent_slot, policy_index, node_player, infoset,
-                       action, chance_prob, utility, policy, player,
-                       subtree_end, track_own, cfv, own_reach, row_offset):
+def player_regret_pass(parent, parent_slot, policy_index, node_player,
+                       infoset, chance_prob, utility, policy, player, track_own,
+                       cfv, own_reach, row_offset):
   """One player's counterfactual values in two sweeps (CFR's pass).
 
   Adds v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into
-  cfv[I - row_offset, a] for ``player``'s infosets I. Subtrees that chance
+  cfv[I - row_offset, a] for ``player``'s infosets I; histories that chance
   and the other players reach with probability 0 add nothing and are
-  skipped, unless ``track_own``: then nothing is skipped and
-  sum_{h in I} x_i(h) is added into own_reach[I - row_offset] (what
-  OpenSpiel's CFR weights its average with, which matters only without
-  perfect recall). Returns u_i at the root.
+  skipped on the way back. With ``track_own``, also adds
+  sum_{h in I} x_i(h) into own_reach[I - row_offset] (what OpenSpiel's CFR
+  weights its average with; it differs from x_i(I) only without perfect
+  recall). Returns u_i at the root.
   """
   num_histories = parent.shape[0]
+  num_actions = policy.shape[1]
   flat = policy.reshape(-1)
   weight = np.empty(num_histories)
-  own = np.empty(num_histories)
   others = np.empty(num_histories)
-  visited = np.empty(num_histories, dtype=np.int32)
-  own[0] = 1.0
   others[0] = 1.0
-  if track_own and node_player[0] == player:
-    own_reach[infoset[0] - row_offset] += 1.0
-  count = 0
-  h = 1
-  while h < num_histories:
+  for h in range(1, num_histories):
     k = policy_index[h]
     w = chance_prob[h] if k < 0 else flat[k]
     weight[h] = w
     p = parent[h]
-    if parent_slot[h] == player:
-      others[h] = others[p]
-      if track_own:
-        own[h] = own[p] * w
-    else:
-      others[h] = others[p] * w
-      if track_own:
-        own[h] = own[p]
-    if track_own:
+    others[h] = others[p] if parent_slot[h] == player else others[p] * w
+  if track_own:
+    own = np.empty(num_histories)
+    own[0] = 1.0
+    for h in range(num_histories):
+      if h > 0:
+        p = parent[h]
+        own[h] = own[p] * weight[h] if parent_slot[h] == player else own[p]
       if node_player[h] == player:
         own_reach[infoset[h] - row_offset] += own[h]
-    elif others[h] == 0.0:
-      h = subtree_end[h]
-      continue
-    visited[count] = h
-    count += 1
-    h += 1
   value = np.zeros(num_histories)
-  for j in range(count - 1, -1, -1):
-    h = visited[j]
+  cfv_flat = cfv.reshape(-1)
+  offset = np.int64(row_offset) * num_actions
+  for h in range(num_histories - 1, 0, -1):
+    if others[h] == 0.0:
+      continue
     if node_player[h] == TERMINAL:
       value[h] = utility[h, player]
     v = value[h]
     p = parent[h]
     value[p] += weight[h] * v
     if parent_slot[h] == player:
-      cfv[infoset[p] - row_offset, action[h]] += others[p] * v
+      cfv_flat[policy_index[h] - offset] += others[p] * v
   return value[0]
 
 

@@ -83,7 +83,9 @@ class GameTree:
     self.edge_policy_index = passes.edge_policy_index(
         self.parent, self.node_player, self.infoset, self.action,
         self.num_distinct_actions)
-    self.subtree_end = passes.subtree_ends(self.parent)
+    if self.num_infosets * self.num_distinct_actions < 2**31:
+      # Half the memory traffic in the hot loops.
+      self.edge_policy_index = self.edge_policy_index.astype(np.int32)
     self.own_sequence = passes.own_sequences(
         self.parent, self.node_player, self.action, self.infoset,
         self.infoset_history, self.infoset_player, self.num_distinct_actions)
@@ -241,9 +243,9 @@ class GameTree:
     own_reach = np.zeros(rows.stop - rows.start)
     root = passes.player_regret_pass(
         self.parent, self.parent_slot, self.edge_policy_index,
-        self.node_player, self.infoset, self.action, self._chance(chance_prob),
-        self._utility(utility), policy, player, self.subtree_end, track_own,
-        cfv, own_reach, rows.start)
+        self.node_player, self.infoset, self._chance(chance_prob),
+        self._utility(utility), policy, player, track_own, cfv, own_reach,
+        rows.start)
     if not track_own:
       own_reach = passes.own_reach_of_infosets(self.own_sequence, policy,
                                                rows.start, rows.stop)
