@@ -168,17 +168,18 @@ class RegretMinimizationSolver(Solver):
     tree = self._tree
     if self._alternating:
       for player in range(tree.num_players):
-        self._update_player(player, *tree.player_counterfactual_values(
-            self._current, player)[:2], t)
+        self._update_player(
+            player, tree.player_counterfactual_values(self._current, player), t)
     else:
-      passes = [tree.player_counterfactual_values(self._current, player)[:2]
+      passes = [tree.player_counterfactual_values(self._current, player)
                 for player in range(tree.num_players)]
-      for player, (cfv, own_reach) in enumerate(passes):
-        self._update_player(player, cfv, own_reach, t)
+      for player, player_pass in enumerate(passes):
+        self._update_player(player, player_pass, t)
 
-  def _update_player(self, player, cfv, own_reach, t) -> None:
+  def _update_player(self, player, player_pass, t) -> None:
     rows = self._tree.player_rows[player]
-    absorb_iteration(cfv, self._current[rows], self._legal[rows], own_reach,
+    absorb_iteration(player_pass.cfv, self._current[rows], self._legal[rows],
+                     player_pass.own_reach,
                      self._averaging.weight(t), self.cumulative_regret[rows],
                      self.cumulative_policy[rows])
     self._regret_rule.finish(self.cumulative_regret[rows], t)

@@ -56,6 +56,149 @@ def edge_weights(policy_index, chance_prob, policy):
 
 
 @_jit
+def belief_weights(parent, parent_slot, policy_index, node_player, infoset,
+                   chance_prob, uniform_weight, policy, player, row_offset,
+                   num_rows):
+  """Beliefs over ``player``'s histories (see GameTree.beliefs).
+
+  One forward pass carries x_{-i}(h) under ``policy`` and the fallback
+  w(h) (chance reach times uniformly random opponents: ``uniform_weight``
+  holds 1/|A| on decision edges and chance probabilities on chance edges);
+  a second normalises within each infoset, using w where x_{-i} sums to 0.
+  """
+  num_histories = parent.shape[0]
+  flat = policy.reshape(-1)
+  others = np.empty(num_histories)
+  fallback = np.empty(num_histories)
+  others[0] = 1.0
+  fallback[0] = 1.0
+  on_sum = np.zeros(num_rows)
+  off_sum = np.zeros(num_rows)
+  for h in range(num_histories):
+    if h > 0:
+      p = parent[h]
+      if parent_slot[h] == player:
+        others[h] = others[p]
+        fallback[h] = fallback[p]
+      else:
+        k = policy_index[h]
+        others[h] = others[p] * (chance_prob[h] if k < 0 else flat[k])
+        fallback[h] = fallback[p] * uniform_weight[h]
+    if node_player[h] == player:
+      on_sum[infoset[h] - row_offset] += others[h]
+      off_sum[infoset[h] - row_offset] += fallback[h]
+  belief = np.zeros(num_histories)
+  for h in range(num_histories):
+    if node_player[h] == player:
+      row = infoset[h] - row_offset
+      if on_sum[row] > 0.0:
+        belief[h] = others[h] / on_sum[row]
+      elif off_sum[row] > 0.0:
+        belief[h] = fallback[h] / off_sum[row]
+  return belief, on_sum > 0.0
+
+
+@_jit
+def subtree_ends(parent):
+  """end[h]: one past the last history of h's subtree (pre-order ranges)."""
+  num_histories = parent.shape[0]
+  end = np.arange(1, num_histories + 1, dtype=np.int32)
+  for h in range(num_histories - 1, 0, -1):
+    if end[h] > end[parent[h]]:
+      end[parent[h]] = end[h]
+  return end
+
+
+@_jit
+def infoset_histories(infoset, num_infosets):
+  """CSR lists of each infoset's histories in pre-order: infoset I holds
+  histories[start[I]:start[I + 1]]."""
+  start = np.zeros(num_infosets + 1, dtype=np.int64)
+  for h in range(infoset.shape[0]):
+    if infoset[h] >= 0:
+      start[infoset[h] + 1] += 1
+  for row in range(num_infosets):
+    start[row + 1] += start[row]
+  fill = start[:-1].copy()
+  histories = np.empty(start[num_infosets], dtype=np.int32)
+  for h in range(infoset.shape[0]):
+    if infoset[h] >= 0:
+      histories[fill[infoset[h]]] = h
+      fill[infoset[h]] += 1
+  return start, histories
+
+
+@_jit
+def own_edges(parent, node_player, policy_index, player):
+  """Flat index J * A + a of the nearest edge out of one of ``player``'s
+  histories above each history (-1 above the player's first decision)."""
+  edge = np.full(parent.shape[0], -1, dtype=np.int64)
+  for h in range(1, parent.shape[0]):
+    p = parent[h]
+    edge[h] = policy_index[h] if node_player[p] == player else edge[p]
+  return edge
+
+
+@_jit
+def sequential_best_values(parent, parent_slot, node_player, infoset, weights,
+                           utility, player, belief, subtree_end, own_edge,
+                           own_sequence, history_start, histories, start_row,
+                           stop_row, infoset_legal):
+  """For each infoset I of ``player`` (rows start_row..stop_row-1): the best
+  value the player can get from I on, over every continuation strategy (one
+  choice per infoset below I), when I is reached with the given belief.
+
+  ``belief[h]`` is the normalised belief over each infoset's histories. From
+  I's histories the belief is carried down by chance and the other players'
+  edge probabilities (``weights``); the player's own choices below I are
+  then optimised infoset by infoset from the bottom up: V(J) = max_a
+  [sum of weighted terminal payoffs attached to (J, a) + sum of V(J') over
+  the infosets J' that (J, a) leads to]. Perfect recall makes every J below
+  I hold only descendants of I's histories. Cost: the size of I's subtrees.
+  """
+  num_infosets, num_actions = infoset_legal.shape
+  num_histories = parent.shape[0]
+  carried = np.zeros(num_histories)
+  totals = np.zeros(num_infosets * num_actions)
+  touched = np.zeros(num_infosets, dtype=np.bool_)
+  below = np.empty(num_infosets, dtype=np.int64)
+  best = np.zeros(stop_row - start_row)
+  for row in range(start_row, stop_row):
+    count = 0
+    for k in range(history_start[row], history_start[row + 1]):
+      root = histories[k]
+      carried[root] = belief[root]
+      for g in range(root + 1, subtree_end[root]):
+        p = parent[g]
+        carried[g] = carried[p] if parent_slot[g] == player else (
+            carried[p] * weights[g])
+        if node_player[g] == TERMINAL:
+          totals[own_edge[g]] += carried[g] * utility[g, player]
+        elif node_player[g] == player and not touched[infoset[g]]:
+          touched[infoset[g]] = True
+          below[count] = infoset[g]
+          count += 1
+    # Deeper infosets have larger rows than the infosets above them.
+    order = np.sort(below[:count])[::-1]
+    for j in range(count):
+      sub = order[j]
+      value = -np.inf
+      for a in range(num_actions):
+        if infoset_legal[sub, a]:
+          value = max(value, totals[sub * num_actions + a])
+          totals[sub * num_actions + a] = 0.0
+      totals[own_sequence[sub]] += value
+      touched[sub] = False
+    value = -np.inf
+    for a in range(num_actions):
+      if infoset_legal[row, a]:
+        value = max(value, totals[row * num_actions + a])
+        totals[row * num_actions + a] = 0.0
+    best[row - start_row] = value
+  return best
+
+
+@_jit
 def own_sequences(parent, node_player, action, infoset, infoset_history,
                   infoset_player, num_actions):
   """For each infoset I, the acting player's previous own decision as a flat
@@ -95,7 +238,7 @@ def own_reach_of_infosets(own_sequence, policy, start, stop):
 @_jit
 def player_regret_pass(parent, parent_slot, policy_index, node_player,
                        infoset, chance_prob, utility, policy, player, track_own,
-                       cfv, own_reach, row_offset):
+                       cfv, own_reach, others_sum, row_offset):
   """One player's counterfactual values in two sweeps (CFR's pass).
 
   Adds v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into
@@ -104,7 +247,8 @@ def player_regret_pass(parent, parent_slot, policy_index, node_player,
   skipped on the way back. With ``track_own``, also adds
   sum_{h in I} x_i(h) into own_reach[I - row_offset] (what OpenSpiel's CFR
   weights its average with; it differs from x_i(I) only without perfect
-  recall). Returns u_i at the root.
+  recall). Adds sum_{h in I} x_{-i}(h) into others_sum[I - row_offset].
+  Returns u_i at the root.
   """
   num_histories = parent.shape[0]
   num_actions = policy.shape[1]
@@ -112,12 +256,16 @@ def player_regret_pass(parent, parent_slot, policy_index, node_player,
   weight = np.empty(num_histories)
   others = np.empty(num_histories)
   others[0] = 1.0
+  if node_player[0] == player:
+    others_sum[infoset[0] - row_offset] += 1.0
   for h in range(1, num_histories):
     k = policy_index[h]
     w = chance_prob[h] if k < 0 else flat[k]
     weight[h] = w
     p = parent[h]
     others[h] = others[p] if parent_slot[h] == player else others[p] * w
+    if node_player[h] == player:
+      others_sum[infoset[h] - row_offset] += others[h]
   if track_own:
     own = np.empty(num_histories)
     own[0] = 1.0
@@ -222,6 +370,150 @@ def infoset_reach(node_player, infoset, reach, num_infosets):
       own[infoset[h]] = reach[h, acting]
       others[infoset[h]] += opponent_reach(reach, h, acting)
   return own, others
+
+
+@_jit
+def children_lists(parent):
+  """CSR child lists: the children of h are children[start[h]:start[h+1]],
+  in increasing history index (the str(action) order of the walk)."""
+  num_histories = parent.shape[0]
+  start = np.zeros(num_histories + 1, dtype=np.int64)
+  for h in range(1, num_histories):
+    start[parent[h] + 1] += 1
+  for h in range(num_histories):
+    start[h + 1] += start[h]
+  fill = start[:-1].copy()
+  children = np.empty(max(num_histories - 1, 0), dtype=np.int32)
+  for h in range(1, num_histories):
+    children[fill[parent[h]]] = h
+    fill[parent[h]] += 1
+  return start, children
+
+
+@_jit
+def level_schedule(parent, node_player, infoset, player):
+  """All histories sorted by (own-decision level descending, index
+  descending); level L is order[bounds[L, 0]:bounds[L, 1]]. The level of h
+  is the number of ``player``'s decisions above it. Also the player's
+  infosets grouped by level: level L's are
+  infosets[infoset_bounds[L, 0]:infoset_bounds[L, 1]]."""
+  num_histories = parent.shape[0]
+  level = np.zeros(num_histories, dtype=np.int32)
+  max_level = 0
+  for h in range(1, num_histories):
+    p = parent[h]
+    level[h] = level[p] + (1 if node_player[p] == player else 0)
+    if level[h] > max_level:
+      max_level = level[h]
+  bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
+  for h in range(num_histories):
+    bounds[level[h], 1] += 1
+  position = 0
+  for lev in range(max_level, -1, -1):
+    size = bounds[lev, 1]
+    bounds[lev, 0] = position
+    bounds[lev, 1] = position
+    position += size
+  order = np.empty(num_histories, dtype=np.int32)
+  for h in range(num_histories - 1, -1, -1):
+    order[bounds[level[h], 1]] = h
+    bounds[level[h], 1] += 1
+  # The player's infosets by level, each listed once.
+  num_infosets = infoset.max() + 1
+  seen = np.zeros(num_infosets, dtype=np.bool_)
+  infoset_bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
+  listed = np.empty(num_infosets, dtype=np.int32)
+  count = 0
+  for lev in range(max_level, -1, -1):
+    infoset_bounds[lev, 0] = count
+    for k in range(bounds[lev, 0], bounds[lev, 1]):
+      h = order[k]
+      if node_player[h] == player and not seen[infoset[h]]:
+        seen[infoset[h]] = True
+        listed[count] = infoset[h]
+        count += 1
+    infoset_bounds[lev, 1] = count
+  return order, bounds, listed[:count], infoset_bounds
+
+
+@_jit
+def counterfactual_weights(parent, node_player, weights, player):
+  """x_{-i}(h) at ``player``'s histories, multiplied from h's own edge up to
+  the root edge: the order OpenSpiel's BestResponsePolicy uses, so that
+  near-ties break the same way."""
+  result = np.zeros(parent.shape[0])
+  for h in range(parent.shape[0]):
+    if node_player[h] == player:
+      product = 1.0
+      g = h
+      while g > 0:
+        if node_player[parent[g]] != player:
+          product = product * weights[g]
+        g = parent[g]
+      result[h] = product
+  return result
+
+
+@_jit
+def weighted_best_response(node_player, infoset, action, weights, utility,
+                           player, order, bounds, level_infosets,
+                           infoset_bounds, child_start, children,
+                           infoset_weight, history_start, histories,
+                           infoset_legal, infoset_num_actions,
+                           min_action_prob):
+  """Best response of ``player`` by backward induction on values.
+
+  U(h) is the player's value below h: terminal payoff; at chance and other
+  players' histories sum_c w(c) U(c) over the children in order; at the
+  player's histories U(h.b) for the choice b of h's infoset I, which
+  maximises Q(I, a) = sum_{g in I} infoset_weight[g] U(g.a) (first maximal
+  action wins). With infoset_weight = x_{-i} this is the standard best
+  response, computed in OpenSpiel's BestResponsePolicy order; with a belief
+  it is the sequential best response to that belief. With min_action_prob
+  = eps the player's histories mix eps on every action.
+
+  Returns (U at the root, best action per infoset (-1 elsewhere), Q [I, A]).
+  """
+  num_infosets, num_actions = infoset_legal.shape
+  value = np.zeros(node_player.shape[0])
+  best = np.full(num_infosets, -1, dtype=np.int32)
+  q = np.zeros((num_infosets, num_actions))
+  for lev in range(bounds.shape[0] - 1, -1, -1):
+    for k in range(infoset_bounds[lev, 0], infoset_bounds[lev, 1]):
+      s = level_infosets[k]
+      for j in range(history_start[s], history_start[s + 1]):
+        g = histories[j]
+        for c in range(child_start[g], child_start[g + 1]):
+          q[s, action[children[c]]] += infoset_weight[g] * value[children[c]]
+      top = -np.inf
+      for a in range(num_actions):
+        if infoset_legal[s, a] and q[s, a] > top:
+          top = q[s, a]
+          best[s] = a
+    for k in range(bounds[lev, 0], bounds[lev, 1]):
+      h = order[k]
+      acting = node_player[h]
+      if acting == TERMINAL:
+        value[h] = utility[h, player]
+      elif acting == player:
+        s = infoset[h]
+        total = 0.0
+        for c in range(child_start[h], child_start[h + 1]):
+          a = action[children[c]]
+          share = min_action_prob
+          if a == best[s]:
+            share += 1.0 - infoset_num_actions[s] * min_action_prob
+          if share > 0.0:
+            total += share * value[children[c]]
+        value[h] = total
+      else:
+        total = 0.0
+        for c in range(child_start[h], child_start[h + 1]):
+          w = weights[children[c]]
+          if w > 0.0:
+            total += w * value[children[c]]
+        value[h] = total
+  return value[0], best, q
 
 
 @_jit

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import array
 import os
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import pyspiel
@@ -47,6 +47,14 @@ HISTORY_ARRAYS = ("parent", "action", "depth", "node_player", "infoset",
                   "chance_prob", "utility")
 INFOSET_ARRAYS = ("infoset_player", "infoset_legal", "infoset_history")
 FLAG_ARRAYS = ("perfect_recall",)
+
+
+class PlayerPass(NamedTuple):
+  """What GameTree.player_counterfactual_values returns (player's rows)."""
+  cfv: np.ndarray
+  own_reach: np.ndarray
+  others_reach: np.ndarray
+  root_value: float
 
 
 class GameTree:
@@ -96,6 +104,7 @@ class GameTree:
     self.key_to_infoset = {key: i for i, key in enumerate(self.infoset_keys)}
     self.perfect_recall = bool(arrays.get("perfect_recall", True))
     self._br_schedules: dict[int, tuple[np.ndarray, ...]] = {}
+    self._derived: dict = {}
 
   # ------------------------------------------------------------------ info
   def __repr__(self) -> str:
@@ -215,7 +224,7 @@ class GameTree:
       (-1 elsewhere); and [I, A] counterfactual action values
       sum_{h in I} x_{-i}(h) v^BR(h.a) at ``player``'s infosets.
     """
-    self._check_player(player)
+    self.check_player(player)
     if reach is None:
       reach = self.reach(policy, chance_prob)
     return passes.best_response(
@@ -227,29 +236,128 @@ class GameTree:
       self, policy: np.ndarray, player: int,
       chance_prob: np.ndarray | None = None,
       utility: np.ndarray | None = None,
-  ) -> tuple[np.ndarray, np.ndarray, float]:
+  ) -> PlayerPass:
     """The fused pass regret minimisers run once per player and iteration.
 
     Returns:
-      (cfv, own_reach, root_value) on ``player``'s rows only
-      (``tree.player_rows[player]``): cfv[I, a] = sum_{h in I} x_{-i}(h)
-      u_i(h.a); own_reach[I] = x_i(I) under perfect recall, else
-      sum_{h in I} x_i(h) as OpenSpiel's CFR accumulates it; u_i at the root.
+      PlayerPass(cfv, own_reach, others_reach, root_value), arrays on
+      ``player``'s rows only (``tree.player_rows[player]``): cfv[I, a] =
+      sum_{h in I} x_{-i}(h) u_i(h.a); own_reach[I] = x_i(I) under perfect
+      recall, else sum_{h in I} x_i(h) as OpenSpiel's CFR accumulates it;
+      others_reach[I] = sum_{h in I} x_{-i}(h); u_i at the root.
     """
     rows = self.player_rows[player]
     policy = np.ascontiguousarray(policy, dtype=np.float64)
     cfv = np.zeros((rows.stop - rows.start, self.num_distinct_actions))
     track_own = not self.perfect_recall
     own_reach = np.zeros(rows.stop - rows.start)
+    others_reach = np.zeros(rows.stop - rows.start)
     root = passes.player_regret_pass(
         self.parent, self.parent_slot, self.edge_policy_index,
         self.node_player, self.infoset, self._chance(chance_prob),
         self._utility(utility), policy, player, track_own, cfv, own_reach,
-        rows.start)
+        others_reach, rows.start)
     if not track_own:
       own_reach = passes.own_reach_of_infosets(self.own_sequence, policy,
                                                rows.start, rows.stop)
-    return cfv, own_reach, root
+    return PlayerPass(cfv, own_reach, others_reach, root)
+
+  # ---------------------------------------------------------- beliefs
+  def beliefs(self, policy: np.ndarray,
+              player: int) -> tuple[np.ndarray, np.ndarray]:
+    """Beliefs over the histories of ``player``'s infosets (SPEC 3.2).
+
+    B(I, h) = x_{-i}(h) / sum_{h' in I} x_{-i}(h'), chance's and the other
+    players' reach under ``policy``. Where that sum is 0 (the others never
+    reach I) the belief falls back to w(h) = chance reach times the reach of
+    uniformly random opponents, normalised over I.
+
+    Returns:
+      (belief, on_path): belief[h] at ``player``'s histories (0 elsewhere),
+      and on_path[I] for the player's rows (``player_rows[player]``): True
+      where the others reach I.
+    """
+    self.check_player(player)
+    rows = self.player_rows[player]
+    return passes.belief_weights(
+        self.parent, self.parent_slot, self.edge_policy_index,
+        self.node_player, self.infoset, self.chance_prob,
+        self._lazy("uniform_edge_weight"),
+        np.ascontiguousarray(policy, dtype=np.float64), player, rows.start,
+        rows.stop - rows.start)
+
+  def sequential_best_values(self, policy: np.ndarray, player: int,
+                             belief: np.ndarray) -> np.ndarray:
+    """Best value ``player`` can get from each of its infosets on, reached
+    with ``belief`` (see :func:`passes.sequential_best_values`), [rows]."""
+    rows = self.player_rows[player]
+    return passes.sequential_best_values(
+        self.parent, self.parent_slot, self.node_player, self.infoset,
+        self.edge_weights(policy), self.utility, player, belief,
+        self._lazy("subtree_end"), self._own_edges(player), self.own_sequence,
+        *self._lazy("infoset_history_lists"), rows.start, rows.stop,
+        self.infoset_legal)
+
+  def weighted_best_response(
+      self, policy: np.ndarray, player: int, *,
+      infoset_weight: np.ndarray | None = None,
+      min_action_prob: float = 0.0) -> tuple[float, np.ndarray, np.ndarray]:
+    """Best response by backward induction on values (XFP's, BUFP(X)'s).
+
+    With the default ``infoset_weight`` (x_{-i}, multiplied in OpenSpiel's
+    order) it is OpenSpiel's ``BestResponsePolicy`` computed the same way,
+    so its choices match OpenSpiel's even at exact ties that round-off
+    decides; pass a belief (``beliefs()[0]``) for the sequential best
+    response to that belief. :meth:`best_response` is the faster pass for
+    values alone.
+
+    Returns:
+      (value, best_action, q): the player's value at the root, the chosen
+      action per infoset (-1 at other players'), and Q[I, a] = sum_{h in I}
+      infoset_weight[h] U(h.a).
+    """
+    self.check_player(player)
+    weights = self.edge_weights(policy)
+    if infoset_weight is None:
+      infoset_weight = passes.counterfactual_weights(
+          self.parent, self.node_player, weights, player)
+    return passes.weighted_best_response(
+        self.node_player, self.infoset, self.action, weights, self.utility,
+        player, *self._lazy(("level_schedule", player)),
+        *self._lazy("children_lists"), infoset_weight,
+        *self._lazy("infoset_history_lists"), self.infoset_legal,
+        self.infoset_num_actions, float(min_action_prob))
+
+  def uniform_reach(self) -> np.ndarray:
+    """reach() of the uniform random profile (computed once)."""
+    return self._lazy("uniform_reach")
+
+  def _own_edges(self, player: int) -> np.ndarray:
+    return self._lazy(("own_edges", player))
+
+  def _lazy(self, name):
+    """Derived arrays built on first use and kept."""
+    value = self._derived.get(name)
+    if value is None:
+      if name == "subtree_end":
+        value = passes.subtree_ends(self.parent)
+      elif name == "infoset_history_lists":
+        value = passes.infoset_histories(self.infoset, self.num_infosets)
+      elif name == "uniform_reach":
+        value = self.reach(self.uniform_policy())
+      elif name == "children_lists":
+        value = passes.children_lists(self.parent)
+      elif name[0] == "level_schedule":
+        value = passes.level_schedule(self.parent, self.node_player,
+                                      self.infoset, name[1])
+      elif name == "uniform_edge_weight":
+        value = self.edge_weights(self.uniform_policy())
+      else:
+        value = passes.own_edges(self.parent, self.node_player,
+                                 self.edge_policy_index.astype(np.int64),
+                                 name[1])
+      self._derived[name] = value
+    return value
 
   def infoset_reach(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-infoset reach sums from a [histories, players + 1] reach array.
@@ -263,7 +371,7 @@ class GameTree:
                                 self.num_infosets)
 
   # ---------------------------------------------------------------- helpers
-  def _check_player(self, player: int) -> None:
+  def check_player(self, player: int) -> None:
     if not 0 <= player < self.num_players:
       raise ValueError(f"player must be in 0..{self.num_players - 1} for "
                        f"{self.game_string}; got {player}.")

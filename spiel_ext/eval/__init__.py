@@ -4,7 +4,8 @@ from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
                                     expected_values, exploitability,
                                     head_to_head, head_to_head_matrix,
                                     nash_conv)
+from spiel_ext.eval.sequential import SequentialGap, sequential_gap
 
 __all__ = ["NashConvResult", "best_response_values", "expected_values",
            "exploitability", "head_to_head", "head_to_head_matrix",
-           "nash_conv"]
+           "nash_conv", "SequentialGap", "sequential_gap"]
