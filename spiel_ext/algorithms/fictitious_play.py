@@ -79,8 +79,8 @@ class FullBestResponse:
   def decide(self, tree: GameTree, strategy, player, min_action_prob, legal,
              even_split):
     del legal, even_split
-    _, best, _ = tree.weighted_best_response(
-        strategy, player, min_action_prob=min_action_prob)
+    best = tree.best_response_actions(strategy, player,
+                                      min_action_prob=min_action_prob)
     rows = tree.player_rows[player]
     profile = np.zeros((rows.stop - rows.start, tree.num_distinct_actions))
     profile[np.arange(profile.shape[0]), best[rows]] = 1.0
@@ -123,10 +123,15 @@ class BeliefDecision:
   def decide(self, tree: GameTree, strategy, player, min_action_prob, legal,
              even_split):
     if self.continuation == "best_response":
-      belief, _ = tree.beliefs(strategy, player)
-      _, best, _ = tree.weighted_best_response(
-          strategy, player, infoset_weight=belief,
-          min_action_prob=min_action_prob)
+      belief, on_path = tree.beliefs(strategy, player)
+      if on_path.all():
+        # Beliefs proportional to x_{-i} everywhere: a plain best response.
+        best = tree.best_response_actions(strategy, player,
+                                          min_action_prob=min_action_prob)
+      else:
+        _, best, _ = tree.weighted_best_response(
+            strategy, player, infoset_weight=belief,
+            min_action_prob=min_action_prob)
       rows = tree.player_rows[player]
       profile = np.zeros((rows.stop - rows.start, tree.num_distinct_actions))
       profile[np.arange(profile.shape[0]), best[rows]] = 1.0
@@ -191,6 +196,33 @@ class CountingStep:
     return (solver.initial_sigma[rows] + mixed_counts) / (t + 1)
 
 
+@_jit
+def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
+                     renormalize):
+  """XFP's update of one player's rows, in place.
+
+  sigma(I, a) += alpha x_b(I) (b(I, a) - sigma(I, a)) /
+                 ((1 - alpha) x_sigma(I) + alpha x_b(I)),
+  left unchanged where the denominator is 0; with ``renormalize`` each row
+  is clipped at 0 and rescaled to sum to 1 (Schulze eq. 18).
+  """
+  for row in range(current.shape[0]):
+    denominator = (1.0 - alpha) * x_sigma[row] + alpha * x_best[row]
+    if denominator <= 0.0:
+      continue
+    scale = alpha * x_best[row] / denominator
+    total = 0.0
+    for a in range(current.shape[1]):
+      if legal[row, a]:
+        current[row, a] += scale * (mixed[row, a] - current[row, a])
+        if renormalize and current[row, a] < 0.0:
+          current[row, a] = 0.0
+        total += current[row, a]
+    if renormalize and total > 0.0:
+      for a in range(current.shape[1]):
+        current[row, a] /= total
+
+
 class RealizationStep:
   """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1)."""
 
@@ -202,23 +234,14 @@ class RealizationStep:
     rows = tree.player_rows[player]
     legal = solver.legal[rows]
     mixed = mix_in(profile, legal, solver.min_action_prob)
-    current = solver.sigma[rows]
-    full = solver.sigma.copy()
-    full[rows] = mixed
-    x_sigma = passes.own_reach_of_infosets(tree.own_sequence,
-                                           solver.sigma, rows.start,
-                                           rows.stop)[:, None]
-    x_best = passes.own_reach_of_infosets(tree.own_sequence, full, rows.start,
-                                          rows.stop)[:, None]
-    alpha = 1.0 / (t + 1)
-    denominator = (1.0 - alpha) * x_sigma + alpha * x_best
-    with np.errstate(invalid="ignore", divide="ignore"):
-      updated = current + alpha * x_best * (mixed - current) / denominator
-    updated = np.where(denominator > 0, updated, current)
-    if self.renormalize:
-      updated = np.maximum(updated, 0.0) * legal
-      updated /= updated.sum(axis=1, keepdims=True)
-    solver.sigma[rows] = updated
+    x_sigma = passes.own_reach_of_infosets(tree.own_sequence, solver.sigma,
+                                           rows.start, rows.stop)
+    best_profile = solver.sigma.copy()
+    best_profile[rows] = mixed
+    x_best = passes.own_reach_of_infosets(tree.own_sequence, best_profile,
+                                          rows.start, rows.stop)
+    realization_step(solver.sigma[rows], mixed, legal, x_sigma, x_best,
+                     1.0 / (t + 1), self.renormalize)
 
 
 # ------------------------------------------------------------------ core

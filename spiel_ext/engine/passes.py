@@ -67,23 +67,20 @@ def belief_weights(parent, parent_slot, policy_index, node_player, infoset,
   a second normalises within each infoset, using w where x_{-i} sums to 0.
   """
   num_histories = parent.shape[0]
-  flat = policy.reshape(-1)
+  weight = np.empty(num_histories)
   others = np.empty(num_histories)
   fallback = np.empty(num_histories)
-  others[0] = 1.0
-  fallback[0] = 1.0
+  forward_others(parent, parent_slot, policy_index, chance_prob, policy,
+                 player, weight, others)
+  # Uniform opponents: every decision edge weighs 1/|A|, chance its chance
+  # probability (uniform_weight holds exactly that, as edge weights of the
+  # uniform policy).
+  no_edges = np.full(num_histories, -1, dtype=policy_index.dtype)
+  forward_others(parent, parent_slot, no_edges, uniform_weight, policy,
+                 player, weight, fallback)
   on_sum = np.zeros(num_rows)
   off_sum = np.zeros(num_rows)
   for h in range(num_histories):
-    if h > 0:
-      p = parent[h]
-      if parent_slot[h] == player:
-        others[h] = others[p]
-        fallback[h] = fallback[p]
-      else:
-        k = policy_index[h]
-        others[h] = others[p] * (chance_prob[h] if k < 0 else flat[k])
-        fallback[h] = fallback[p] * uniform_weight[h]
     if node_player[h] == player:
       on_sum[infoset[h] - row_offset] += others[h]
       off_sum[infoset[h] - row_offset] += fallback[h]
@@ -236,6 +233,43 @@ def own_reach_of_infosets(own_sequence, policy, start, stop):
 
 
 @_jit
+def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
+                   player, weight, others):
+  """Fills weight[h] (the probability of h's edge) and others[h] =
+  x_{-i}(h) (chance and every player but ``player``) in one forward sweep."""
+  flat = policy.reshape(-1)
+  weight[0] = 1.0
+  others[0] = 1.0
+  for h in range(1, parent.shape[0]):
+    k = policy_index[h]
+    w = chance_prob[h] if k < 0 else flat[k]
+    weight[h] = w
+    p = parent[h]
+    others[h] = others[p] if parent_slot[h] == player else others[p] * w
+
+
+@_jit
+def others_from_reach(reach, player, histories):
+  """x_{-i}(h) for the given histories, from a [histories, players + 1]
+  reach table."""
+  others = np.empty(histories.shape[0])
+  for k in range(histories.shape[0]):
+    others[k] = opponent_reach(reach, histories[k], player)
+  return others
+
+
+@_jit
+def others_reach(parent, parent_slot, policy_index, chance_prob, policy,
+                 player):
+  """x_{-i}(h) for every history."""
+  weight = np.empty(parent.shape[0])
+  others = np.empty(parent.shape[0])
+  forward_others(parent, parent_slot, policy_index, chance_prob, policy,
+                 player, weight, others)
+  return others
+
+
+@_jit
 def player_regret_pass(parent, parent_slot, policy_index, node_player,
                        infoset, chance_prob, utility, policy, player, track_own,
                        cfv, own_reach, others_sum, row_offset):
@@ -252,18 +286,11 @@ def player_regret_pass(parent, parent_slot, policy_index, node_player,
   """
   num_histories = parent.shape[0]
   num_actions = policy.shape[1]
-  flat = policy.reshape(-1)
   weight = np.empty(num_histories)
   others = np.empty(num_histories)
-  others[0] = 1.0
-  if node_player[0] == player:
-    others_sum[infoset[0] - row_offset] += 1.0
-  for h in range(1, num_histories):
-    k = policy_index[h]
-    w = chance_prob[h] if k < 0 else flat[k]
-    weight[h] = w
-    p = parent[h]
-    others[h] = others[p] if parent_slot[h] == player else others[p] * w
+  forward_others(parent, parent_slot, policy_index, chance_prob, policy,
+                 player, weight, others)
+  for h in range(num_histories):
     if node_player[h] == player:
       others_sum[infoset[h] - row_offset] += others[h]
   if track_own:
@@ -517,6 +544,26 @@ def weighted_best_response(node_player, infoset, action, weights, utility,
 
 
 @_jit
+def has_near_tie(q, infoset_legal, start_row, stop_row, tolerance):
+  """Whether any row's best legal Q is within ``tolerance`` (relative to
+  its size, floored at 1) of the second best."""
+  for row in range(start_row, stop_row):
+    top = -np.inf
+    second = -np.inf
+    for a in range(q.shape[1]):
+      if infoset_legal[row, a]:
+        value = q[row, a]
+        if value > top:
+          second = top
+          top = value
+        elif value > second:
+          second = value
+    if second > -np.inf and top - second <= tolerance * max(1.0, abs(top)):
+      return True
+  return False
+
+
+@_jit
 def best_response_schedule(parent, node_player, action, player, num_actions):
   """The skeleton a best-response pass for ``player`` runs on.
 
@@ -582,7 +629,7 @@ def best_response_schedule(parent, node_player, action, player, num_actions):
 
 
 @_jit
-def best_response(terminals, infoset, utility, reach, player, nodes,
+def best_response(terminals, infoset, utility, terminal_others, player, nodes,
                   level_bounds, node_edge, terminal_edge, infoset_legal,
                   infoset_num_actions, min_action_prob):
   """Best-response pass for ``player`` (see GameTree.best_response).
@@ -603,7 +650,7 @@ def best_response(terminals, infoset, utility, reach, player, nodes,
     term = utility[z, player]
     if term == 0.0:
       continue
-    term *= opponent_reach(reach, z, player)
+    term *= terminal_others[k]
     e = terminal_edge[z]
     if e < 0:
       root_value += term

@@ -226,9 +226,15 @@ class GameTree:
     """
     self.check_player(player)
     if reach is None:
-      reach = self.reach(policy, chance_prob)
+      others = passes.others_reach(
+          self.parent, self.parent_slot, self.edge_policy_index,
+          self._chance(chance_prob),
+          np.ascontiguousarray(policy, dtype=np.float64), player)[
+              self.terminals]
+    else:
+      others = passes.others_from_reach(reach, player, self.terminals)
     return passes.best_response(
-        self.terminals, self.infoset, self._utility(utility), reach, player,
+        self.terminals, self.infoset, self._utility(utility), others, player,
         *self._br_schedule(player), self.infoset_legal,
         self.infoset_num_actions, float(min_action_prob))
 
@@ -327,6 +333,26 @@ class GameTree:
         *self._lazy("children_lists"), infoset_weight,
         *self._lazy("infoset_history_lists"), self.infoset_legal,
         self.infoset_num_actions, float(min_action_prob))
+
+  def best_response_actions(self, policy: np.ndarray, player: int, *,
+                            min_action_prob: float = 0.0,
+                            tie_tolerance: float = 1e-9) -> np.ndarray:
+    """The best-response choice at each infoset, as OpenSpiel makes it.
+
+    Uses the fast pass (:meth:`best_response`) when every infoset of the
+    player has a clear winner; when two actions are within
+    ``tie_tolerance`` it redoes the choice with
+    :meth:`weighted_best_response`, which sums in OpenSpiel's order, so
+    that round-off breaks exact ties the way OpenSpiel's best response does.
+    """
+    _, best, q = self.best_response(policy, player,
+                                    min_action_prob=min_action_prob)
+    rows = self.player_rows[player]
+    if passes.has_near_tie(q, self.infoset_legal, rows.start, rows.stop,
+                           tie_tolerance):
+      _, best, _ = self.weighted_best_response(
+          policy, player, min_action_prob=min_action_prob)
+    return best
 
   def uniform_reach(self) -> np.ndarray:
     """reach() of the uniform random profile (computed once)."""
