@@ -140,12 +140,13 @@ class UnknownEnvGame(pyspiel.Game):
 
 
 class UnknownEnvState(pyspiel.State):
-  """A base-tree history plus, after a base terminal, the drawn reward."""
+  """A base-tree history (``node``) plus, after a base terminal, the drawn
+  reward."""
 
   def __init__(self, game: UnknownEnvGame):
     super().__init__(game)
     self._key = game.key
-    self.history = 0
+    self.node = 0
     self.reward: float | None = None
 
   @property
@@ -162,33 +163,33 @@ class UnknownEnvState(pyspiel.State):
 
   @property
   def base_state(self) -> pyspiel.State:
-    """The base game's state at this history (rebuilt by replay)."""
-    return self._tree.state(self.history)
+    """The base game's state at this node (rebuilt by replay)."""
+    return self._tree.state(self.node)
 
   def current_player(self):
-    kind = int(self._tree.node_player[self.history])
+    kind = int(self._tree.node_player[self.node])
     if kind == TERMINAL:
       return (pyspiel.PlayerId.TERMINAL if self.reward is not None else
               pyspiel.PlayerId.CHANCE)
     return kind
 
   def chance_outcomes(self):
-    if self._tree.node_player[self.history] == TERMINAL:
-      loss = float(self._hidden.loss_prob[self.history])
+    if self._tree.node_player[self.node] == TERMINAL:
+      loss = float(self._hidden.loss_prob[self.node])
       return [(LOSS, loss), (WIN, 1.0 - loss)]
-    children = self._children[self.history]
+    children = self._children[self.node]
     return [(action, float(self._hidden.chance_prob[children[action]]))
             for action in sorted(children)]
 
   def _legal_actions(self, player):
     del player
-    return sorted(self._children[self.history])
+    return sorted(self._children[self.node])
 
   def _apply_action(self, action):
-    if self._tree.node_player[self.history] == TERMINAL:
+    if self._tree.node_player[self.node] == TERMINAL:
       self.reward = 1.0 if action == WIN else -1.0
       return
-    self.history = self._children[self.history][action]
+    self.node = self._children[self.node][action]
 
   def is_terminal(self):
     return self.reward is not None
@@ -199,7 +200,7 @@ class UnknownEnvState(pyspiel.State):
     return [self.reward, -self.reward]
 
   def _action_to_string(self, player, action):
-    if self._tree.node_player[self.history] == TERMINAL:
+    if self._tree.node_player[self.node] == TERMINAL:
       return "Reward:-1" if action == LOSS else "Reward:+1"
     return self.base_state.action_to_string(player, action)
 

@@ -1,0 +1,277 @@
+"""The papers' games: rules by hand, OpenSpiel cross-checks, bad parameters."""
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as openspiel_policy
+from open_spiel.python.algorithms import exploitability as openspiel_exploit
+from open_spiel.python.algorithms import sequence_form_lp
+
+import spiel_ext.games  # pylint: disable=unused-import
+from conftest import random_strategy
+from spiel_ext import eval as se
+from spiel_ext.algorithms import CFRPlusSolver
+from spiel_ext.engine import compile_game
+from spiel_ext.games.unknown_env import Environment, true_game_string
+from spiel_ext.policy import to_tabular_policy
+
+SIM_GAMES = [
+    "spiel_ext_leduc", "spiel_ext_leduc(ranks=5)",
+    "spiel_ext_leduc(players=3,ranks=3)", "spiel_ext_leduc(bet_cap=4)",
+    "spiel_ext_leduc(suits=1,ranks=4,raise_sizes=1 3,max_raises=3,ante=2)",
+    "spiel_ext_vnm_poker(hands=5,variant=asymmetric)",
+    "spiel_ext_vnm_poker(hands=7,variant=raise,ante=1.5,bet=3.0,raise_size=1.0)",
+    "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=4)",
+    "spiel_ext_unknown_env(game=spiel_ext_leduc(bet_cap=4),env_seed=1)",
+]
+
+
+@pytest.mark.parametrize("game_name", SIM_GAMES)
+def test_random_simulation_and_serialization(game_name):
+  game = pyspiel.load_game(game_name)
+  pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+  state = game.new_initial_state()
+  rng = np.random.default_rng(0)
+  while not state.is_terminal():
+    if state.is_chance_node():
+      actions, probs = zip(*state.chance_outcomes())
+      state.apply_action(int(rng.choice(actions, p=probs)))
+    else:
+      state.apply_action(int(rng.choice(state.legal_actions())))
+  text = pyspiel.serialize_game_and_state(game, state)
+  game_again, state_again = pyspiel.deserialize_game_and_state(text)
+  assert str(game_again) == str(game)
+  assert state_again.history() == state.history()
+  assert state_again.returns() == state.returns()
+
+
+def _map_rows(source, target):
+  """Row of ``target`` for each row of ``source``, by replaying the row's
+  first history (same action ids in both games)."""
+  rows = []
+  for row in range(source.num_infosets):
+    history = 0
+    for action in source.history_actions(int(source.infoset_history[row])):
+      children = np.flatnonzero(target.parent == history)
+      history = int(children[target.action[children] == action][0])
+    rows.append(int(target.infoset[history]))
+  return np.asarray(rows)
+
+
+def test_default_leduc_is_openspiel_leduc():
+  ours = compile_game("spiel_ext_leduc")
+  reference = compile_game("leduc_poker")
+  assert (ours.num_histories, ours.num_infosets) == (9457, 936)
+  assert (reference.num_histories, reference.num_infosets) == (9457, 936)
+  mapping = _map_rows(reference, ours)
+  assert sorted(mapping) == list(range(936))
+  for seed in range(3):
+    strategy = random_strategy(reference, np.random.default_rng(seed))
+    mapped = np.zeros_like(strategy)
+    mapped[mapping] = strategy
+    assert se.nash_conv(ours, mapped) == pytest.approx(
+        se.nash_conv(reference, strategy), abs=1e-9)
+    np.testing.assert_allclose(ours.root_values(mapped),
+                               reference.root_values(strategy), atol=1e-12)
+  # OpenSpiel's own evaluator on our Python game agrees too.
+  mapped_policy = to_tabular_policy(ours, mapped)
+  assert openspiel_exploit.nash_conv(ours.game, mapped_policy) == pytest.approx(
+      se.nash_conv(reference, strategy), abs=1e-9)
+
+
+def test_five_rank_leduc_has_universal_pokers_game_value():
+  """The equilibrium values agree: each CFR+ average is within its NashConv
+  of its game's value, so the two values differ by at most the sum."""
+  universal = (
+      "universal_poker(betting=limit,numPlayers=2,numRounds=2,blind=1 1,"
+      "raiseSize=2 4,firstPlayer=1 1,maxRaises=2 2,numSuits=2,numRanks=5,"
+      "numHoleCards=1,numBoardCards=0 1,stack=20 20,bettingAbstraction=fcpa)")
+  values, gaps = [], []
+  for name in ["spiel_ext_leduc(ranks=5)", universal]:
+    solver = CFRPlusSolver(name)
+    for _ in range(400):
+      solver.iteration()
+    average = solver.average_strategy()
+    values.append(solver.tree.root_values(average)[0])
+    gaps.append(se.nash_conv(solver.tree, average))
+  assert max(gaps) < 0.02
+  assert abs(values[0] - values[1]) <= sum(gaps)
+
+
+def test_three_player_leduc_plays_by_openspiels_rules():
+  """Same rules as OpenSpiel's 3-player Leduc on random playouts (the full
+  1.8M-history comparison is in test_slow.py)."""
+  ours = pyspiel.load_game("spiel_ext_leduc(players=3,ranks=4)")
+  reference = pyspiel.load_game("leduc_poker(players=3)")
+  rng = np.random.default_rng(1)
+  for _ in range(300):
+    a, b = ours.new_initial_state(), reference.new_initial_state()
+    while not b.is_terminal():
+      assert a.current_player() == b.current_player()
+      assert a.legal_actions() == b.legal_actions()
+      action = int(rng.choice(b.legal_actions()))
+      a.apply_action(action)
+      b.apply_action(action)
+    assert a.is_terminal()
+    assert a.returns() == b.returns()
+
+
+def test_leduc_parameters_change_the_rules():
+  capped = pyspiel.load_game("spiel_ext_leduc(bet_cap=3)").new_initial_state()
+  for card in (0, 1):
+    capped.apply_action(card)
+  assert capped.legal_actions() == [1, 2]      # 1 + 2 = 3 <= cap
+  capped.apply_action(2)
+  assert capped.legal_actions() == [0, 1]      # a re-raise would reach 5 > 3
+  big = pyspiel.load_game("spiel_ext_leduc(ranks=5,suits=3,ante=2)")
+  assert big.max_chance_outcomes() == 15
+  state = big.new_initial_state()
+  assert len(state.chance_outcomes()) == 15
+
+
+VNM_PAYOFFS = [
+    # variant, hands (P1, P2) as outcome ids, actions, payoff to P1.
+    ("asymmetric", (4, 1), [1], 1.0),           # check, P1 higher: A
+    ("asymmetric", (1, 4), [2, 0], 1.0),        # bet, P2 folds: A
+    ("asymmetric", (1, 4), [2, 1], -3.0),       # bet, call, P1 lower
+    ("asymmetric", (2, 2), [2, 1], 0.0),        # tie splits
+    ("raise", (4, 1), [1, 1], 1.0),             # check-check
+    ("raise", (4, 1), [1, 2, 0], -1.0),         # check, bet, P1 folds
+    ("raise", (4, 1), [1, 2, 1], 3.0),          # check, bet, call
+    ("raise", (1, 4), [1, 2, 2, 0], 3.0),       # check-raise, P2 folds
+    ("raise", (1, 4), [1, 2, 2, 1], -5.0),      # check-raise called
+    ("raise", (1, 4), [2, 0], 1.0),             # bet, fold
+    ("raise", (4, 1), [2, 1], 3.0),             # bet, call
+    ("raise", (4, 1), [2, 2, 0], -3.0),         # bet, raise, P1 folds
+    ("raise", (4, 1), [2, 2, 1], 5.0),          # bet, raise, call
+]
+
+
+@pytest.mark.parametrize("variant,hands,actions,payoff", VNM_PAYOFFS)
+def test_vnm_payoffs_by_hand(variant, hands, actions, payoff):
+  game = pyspiel.load_game(f"spiel_ext_vnm_poker(hands=5,variant={variant},"
+                           "ante=1.0,bet=2.0,raise_size=2.0)")
+  state = game.new_initial_state()
+  for hand in hands:
+    state.apply_action(hand)
+  for action in actions:
+    assert not state.is_terminal()
+    state.apply_action(action)
+  assert state.is_terminal()
+  assert state.returns() == [payoff, -payoff]
+
+
+def _asymmetric_lp(hands):
+  game = pyspiel.load_game(
+      f"spiel_ext_vnm_poker(hands={hands},variant=asymmetric)")
+  value, _, player_one, _ = sequence_form_lp.solve_zero_sum_game(game)
+  bets = np.array([player_one.policy_for_key(f"P1 hand {h}/{hands}: ")[2]
+                   for h in range(1, hands + 1)])
+  return value, bets
+
+
+def test_vnm_asymmetric_lp_approaches_the_continuous_solution():
+  """B = 2: value 1/9, bluff below a = 1/9, value-bet above b = 7/9."""
+  errors = []
+  for hands in (10, 50):
+    value, bets = _asymmetric_lp(hands)
+    errors.append(abs(value - 1 / 9))
+    low, high = bets[:hands // 2], bets[hands // 2:]
+    assert abs(low.sum() / hands - 1 / 9) <= 1.0 / hands
+    assert abs(high.sum() / hands - (1 - 7 / 9)) <= 1.0 / hands
+  assert errors[1] < errors[0] < 0.01
+
+
+def test_vnm_raise_lp_value_approaches_minus_88_over_1083():
+  errors = []
+  for hands in (10, 30):
+    game = pyspiel.load_game(f"spiel_ext_vnm_poker(hands={hands})")
+    value = sequence_form_lp.solve_zero_sum_game(game)[0]
+    errors.append(abs(value + 88 / 1083))
+  assert errors[1] < errors[0] < 0.01
+
+
+@pytest.mark.parametrize("game_name", [
+    "spiel_ext_vnm_poker(hands=6,variant=raise)",
+    "spiel_ext_vnm_poker(hands=6,variant=asymmetric)",
+    "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=2)",
+    "spiel_ext_leduc(bet_cap=4)"])
+def test_engine_nash_conv_equals_openspiel_on_our_games(game_name):
+  game = pyspiel.load_game(game_name)
+  tree = compile_game(game)
+  for seed in range(2):
+    policy = to_tabular_policy(
+        tree, random_strategy(tree, np.random.default_rng(seed)))
+    assert se.nash_conv(tree, policy) == pytest.approx(
+        openspiel_exploit.nash_conv(game, policy), abs=1e-9)
+
+
+def test_unknown_env_is_deterministic_per_seed():
+  first = compile_game(true_game_string("kuhn_poker", 7))
+  again = pyspiel.load_game(true_game_string("kuhn_poker", 7))
+  other = compile_game(true_game_string("kuhn_poker", 8))
+  np.testing.assert_array_equal(first.chance_prob,
+                                compile_game(again).chance_prob)
+  assert not np.array_equal(first.chance_prob, other.chance_prob)
+  # The base game's payoffs are gone: rewards are +-1 only.
+  assert set(np.unique(first.utility[first.is_terminal])) <= {-1.0, 1.0}
+
+
+def test_episodes_match_the_hidden_parameters():
+  env = Environment("kuhn_poker", env_seed=5)
+  hidden = pyspiel.load_game(true_game_string("kuhn_poker", 5)).hidden
+  rules = env.rules
+  rng = np.random.default_rng(0)
+  episodes = 100_000
+  first_deal = np.zeros(rules.num_histories)
+  terminal_visits = np.zeros(rules.num_histories)
+  terminal_losses = np.zeros(rules.num_histories)
+  strategy = rules.uniform_policy()
+  for _ in range(episodes):
+    episode = env.play_episode(strategy, rng)
+    first_deal[episode.histories[1]] += 1
+    terminal_visits[episode.terminal] += 1
+    terminal_losses[episode.terminal] += episode.reward < 0
+  assert env.episodes == episodes
+  deals = np.flatnonzero(rules.parent == 0)
+  expected = hidden.chance_prob[deals]
+  observed = first_deal[deals] / episodes
+  sigma = np.sqrt(expected * (1 - expected) / episodes)
+  assert np.all(np.abs(observed - expected) < 5 * sigma)
+  busy = terminal_visits > 2000
+  p = hidden.loss_prob[busy]
+  frequency = terminal_losses[busy] / terminal_visits[busy]
+  assert np.all(np.abs(frequency - p) <
+                5 * np.sqrt(p * (1 - p) / terminal_visits[busy]) + 1e-9)
+
+
+def test_learner_view_does_not_expose_hidden_parameters():
+  env = Environment("kuhn_poker", env_seed=5)
+  hidden = pyspiel.load_game(true_game_string("kuhn_poker", 5)).hidden
+  public = {name: getattr(env, name) for name in dir(env)
+            if not name.startswith("_")}
+  public.update({f"rules.{name}": getattr(env.rules, name)
+                 for name in dir(env.rules) if not name.startswith("_")})
+  for name, value in public.items():
+    if isinstance(value, np.ndarray) and value.shape == hidden.chance_prob.shape:
+      assert not np.allclose(value, hidden.chance_prob), name
+      assert not np.allclose(value, hidden.loss_prob), name
+  with pytest.raises(ValueError, match="strategy must be a float array"):
+    env.play_episode(np.ones(3), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("game_name,message", [
+    ("spiel_ext_leduc(ranks=1)", "ranks must be >= 2"),
+    ("spiel_ext_leduc(raise_sizes=0 4)", "raise_sizes must be two positive"),
+    ("spiel_ext_leduc(raise_sizes=1 2 3)", "raise_sizes must be two positive"),
+    ("spiel_ext_leduc(ante=3,bet_cap=2)", "bet_cap must be 0 .* or at least"),
+    ("spiel_ext_leduc(players=6,ranks=3)", "too few cards"),
+    ("spiel_ext_vnm_poker(hands=1)", "hands must be >= 2"),
+    ("spiel_ext_vnm_poker(variant=limit)", "variant must be one of"),
+    ("spiel_ext_vnm_poker(bet=-1.0)", "bet must be positive"),
+    ("spiel_ext_unknown_env(game=leduc_poker(players=3))", "two players"),
+    ("spiel_ext_unknown_env(env_seed=-1)", "env_seed must be >= 0"),
+])
+def test_bad_parameters_fail_at_load_time(game_name, message):
+  with pytest.raises(ValueError, match=message):
+    pyspiel.load_game(game_name)
