@@ -42,6 +42,31 @@ def quickstart(output_dir: str, seed: int = 0) -> None:
           f"{cpp_value:>14.10f} {se.exploitability(game, policy):>15.10f}")
   print("exploitability = NashConv / 2 players (OpenSpiel's convention).")
 
+  from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver,  # pylint: disable=g-import-not-at-top
+                                    PrefCFRSolver, FirstDecisions)
+  import spiel_ext.games  # pylint: disable=g-import-not-at-top,unused-import
+  print("\nSolvers, 300 iterations on leduc_poker and spiel_ext_leduc(ranks=5):")
+  print(f"{'game':<26} {'solver':<28} {'NashConv':>10} {'PB gap (mean)':>14} "
+        f"{'solver s':>8}")
+  for game_name in ["leduc_poker", "spiel_ext_leduc(ranks=5)"]:
+    compile_game(game_name)  # Time the solvers, not the first compile.
+    solvers = {
+        "CFR+": lambda g=game_name: CFRPlusSolver(g),
+        "Pref-CFR(BR) Raise x5": lambda g=game_name: PrefCFRSolver(
+            g, preference={"Raise": 5}, where=FirstDecisions(0), base="cfr+"),
+        "BUFP(EF)": lambda g=game_name: BUFPSolver(g, seed=seed),
+    }
+    for name, make in solvers.items():
+      start = time.perf_counter()
+      solver = make()
+      for _ in range(300):
+        solver.evaluate_and_update_policy()
+      took = time.perf_counter() - start
+      average = solver.average_policy()
+      print(f"{game_name:<26} {name:<28} {se.nash_conv(solver.tree, average):>10.5f} "
+            f"{se.sequential_gap(solver.tree, average).mean:>14.5f} "
+            f"{took:>8.2f}")
+
 
 EXPERIMENTS: dict[str, Callable[..., None]] = {
     "quickstart": quickstart,
