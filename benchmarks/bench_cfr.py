@@ -23,6 +23,7 @@ from spiel_ext import eval as se
 from spiel_ext.algorithms import (CFRPlusSolver, CFRSolver, DCFRSolver,
                                   FirstDecisions, PrefCFRSolver)
 from spiel_ext.policy import policy_to_array
+from timing import seconds_per_iteration
 
 FLAGS = flags.FLAGS
 flags.DEFINE_bool("skip_large", False, "Skip leduc_poker(players=3).")
@@ -31,15 +32,6 @@ FIVE_RANK_LEDUC = (
     "universal_poker(betting=limit,numPlayers=2,numRounds=2,blind=1 1,"
     "raiseSize=2 4,firstPlayer=1 1,maxRaises=2 2,numSuits=2,numRanks=5,"
     "numHoleCards=1,numBoardCards=0 1,stack=20 20,bettingAbstraction=fcpa)")
-
-
-def seconds_per_iteration(step, iterations, warmup=3):
-  for _ in range(warmup):
-    step()
-  start = time.perf_counter()
-  for _ in range(iterations):
-    step()
-  return (time.perf_counter() - start) / iterations
 
 
 def time_to_nash_conv(step, nash_conv, target, check_every=10,

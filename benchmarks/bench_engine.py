@@ -24,6 +24,7 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploit
 
 from spiel_ext import eval as se
 from spiel_ext.engine import clear_compiled_trees, compile_game
+from timing import median_seconds
 
 FLAGS = flags.FLAGS
 flags.DEFINE_bool("skip_large", False,
@@ -32,17 +33,6 @@ flags.DEFINE_bool("skip_large", False,
 HOLDEM = ("universal_poker(betting=limit,numPlayers=2,blind=1 1,stack=50 50,"
           "numHoleCards=1,numRounds=3,firstPlayer=1 1 1,numSuits=2,numRanks=4,"
           "numBoardCards=0 1 1,raiseSize=2 4 4,maxRaises=2 2 2)")
-
-
-def median_seconds(function, repeats, warmup=1):
-  for _ in range(warmup):
-    function()
-  times = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    function()
-    times.append(time.perf_counter() - start)
-  return float(np.median(times))
 
 
 def random_tabular(game, seed=0):

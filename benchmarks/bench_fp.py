@@ -8,23 +8,13 @@ counting), BUFP(EF) and BUFP(X), the ratio to OpenSpiel's Python XFPSolver
 <= 3x), all measured in this process.
 """
 
-import time
-
 import pyspiel
 from absl import app
 from open_spiel.python.algorithms import fictitious_play
 
 from spiel_ext.algorithms import (BUFPSolver, CFRSolver, GXFPSolver,
                                   XFPSolver)
-
-
-def seconds_per_iteration(step, iterations, warmup=3):
-  for _ in range(warmup):
-    step()
-  start = time.perf_counter()
-  for _ in range(iterations):
-    step()
-  return (time.perf_counter() - start) / iterations
+from timing import seconds_per_iteration
 
 
 def main(argv):

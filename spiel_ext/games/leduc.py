@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pyspiel
+
+from spiel_ext.games.common import StringObserver, poker_game_type
 
 FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "Fold", CALL: "Call", RAISE: "Raise"}
@@ -34,21 +35,9 @@ _SUIT_LABELS = "shdc"
 _DEFAULTS = {"ranks": 3, "suits": 2, "ante": 1, "raise_sizes": "2 4",
              "max_raises": 2, "bet_cap": 0, "players": 2}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="spiel_ext_leduc",
-    long_name="Parameterized Leduc hold'em (spiel_ext)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=10,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=False,
-    parameter_specification=_DEFAULTS)
+_GAME_TYPE = poker_game_type("spiel_ext_leduc",
+                             "Parameterized Leduc hold'em (spiel_ext)",
+                             _DEFAULTS, min_players=2, max_players=10)
 
 
 def _parse_raise_sizes(text) -> tuple[int, int]:
@@ -150,9 +139,7 @@ class LeducGame(pyspiel.Game):
     return LeducState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return LeducObserver(
-        iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-        params)
+    return LeducObserver(iig_obs_type, params)
 
 
 class LeducState(pyspiel.State):
@@ -305,24 +292,11 @@ def _betting(sequences) -> str:
                     for seq in sequences)
 
 
-class LeducObserver:
+class LeducObserver(StringObserver):
   """Infostate string (perfect recall): the player, their card, the public
   card and every betting action so far, e.g.
   ``[Player 1][Card Qs][Public Kh][Bets rc | c]``. The observation string
   (imperfect recall) shows contributions instead of the betting history."""
-
-  def __init__(self, iig_obs_type, params):
-    if params:
-      raise ValueError(f"Observation parameters not supported; got {params}.")
-    self.perfect_recall = iig_obs_type.perfect_recall
-    self.private = (iig_obs_type.private_info ==
-                    pyspiel.PrivateInfoType.SINGLE_PLAYER)
-    self.public = iig_obs_type.public_info
-    self.tensor = np.zeros(0, np.float32)
-    self.dict = {}
-
-  def set_from(self, state, player):
-    del state, player
 
   def string_from(self, state, player):
     rules = state._rules  # pylint: disable=protected-access

@@ -28,26 +28,16 @@ import dataclasses
 import numpy as np
 import pyspiel
 
+from spiel_ext.games.common import StringObserver, poker_game_type
+
 from spiel_ext.engine import CHANCE, TERMINAL, GameTree, compile_game, load_game
 
 LOSS, WIN = 0, 1  # Outcomes of the reward chance node (player 0's -1 / +1).
 _DEFAULTS = {"game": {"name": "kuhn_poker"}, "env_seed": 0}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="spiel_ext_unknown_env",
-    long_name="Unknown-environment game (spiel_ext, seed 004)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=False,
-    parameter_specification=_DEFAULTS)
+_GAME_TYPE = poker_game_type("spiel_ext_unknown_env",
+                             "Unknown-environment game (spiel_ext, seed 004)",
+                             _DEFAULTS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,9 +124,7 @@ class UnknownEnvGame(pyspiel.Game):
     return UnknownEnvState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return UnknownEnvObserver(
-        iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-        params)
+    return UnknownEnvObserver(iig_obs_type, params)
 
 
 class UnknownEnvState(pyspiel.State):
@@ -209,19 +197,9 @@ class UnknownEnvState(pyspiel.State):
     return f"{self.base_state}{suffix}"
 
 
-class UnknownEnvObserver:
+class UnknownEnvObserver(StringObserver):
   """The base game's own infostate/observation strings (rules unchanged),
   plus the drawn reward once it is known."""
-
-  def __init__(self, iig_obs_type, params):
-    if params:
-      raise ValueError(f"Observation parameters not supported; got {params}.")
-    self.perfect_recall = iig_obs_type.perfect_recall
-    self.tensor = np.zeros(0, np.float32)
-    self.dict = {}
-
-  def set_from(self, state, player):
-    del state, player
 
   def string_from(self, state, player):
     base = state.base_state

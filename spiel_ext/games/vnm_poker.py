@@ -25,26 +25,16 @@ import dataclasses
 import numpy as np
 import pyspiel
 
+from spiel_ext.games.common import StringObserver, poker_game_type
+
 FOLD, CALL, RAISE = 0, 1, 2
 VARIANTS = ("asymmetric", "raise")
 _DEFAULTS = {"hands": 10, "ante": 1.0, "bet": 2.0, "raise_size": 2.0,
              "variant": "raise"}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="spiel_ext_vnm_poker",
-    long_name="Von Neumann-Morgenstern poker (spiel_ext)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=False,
-    parameter_specification=_DEFAULTS)
+_GAME_TYPE = poker_game_type("spiel_ext_vnm_poker",
+                             "Von Neumann-Morgenstern poker (spiel_ext)",
+                             _DEFAULTS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,9 +83,7 @@ class VnmPokerGame(pyspiel.Game):
     return VnmPokerState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return VnmObserver(
-        iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-        params)
+    return VnmObserver(iig_obs_type, params)
 
 
 # Betting histories as strings of letters; each maps to the legal actions of
@@ -183,20 +171,8 @@ class VnmPokerState(pyspiel.State):
     return f"hands [{hands}] betting {self.betting or '-'}"
 
 
-class VnmObserver:
+class VnmObserver(StringObserver):
   """``P1 hand 7/20: kb``: the player, their hand and the betting so far."""
-
-  def __init__(self, iig_obs_type, params):
-    if params:
-      raise ValueError(f"Observation parameters not supported; got {params}.")
-    self.private = (iig_obs_type.private_info ==
-                    pyspiel.PrivateInfoType.SINGLE_PLAYER)
-    self.public = iig_obs_type.public_info
-    self.tensor = np.zeros(0, np.float32)
-    self.dict = {}
-
-  def set_from(self, state, player):
-    del state, player
 
   def string_from(self, state, player):
     text = f"P{player + 1}"
