@@ -18,10 +18,11 @@ import numpy as np
 CHANCE = -1
 TERMINAL = -4
 
-_jit = numba.njit(cache=True, nogil=True)
+# The engine's kernels: compiled once, cached on disk, releasing the GIL.
+jit = numba.njit(cache=True, nogil=True)
 
 
-@_jit
+@jit
 def parent_slots(parent, node_player, num_players):
   """Who acts at each history's parent: a player, num_players for chance."""
   slots = np.empty(parent.shape[0], dtype=np.int32)
@@ -32,7 +33,7 @@ def parent_slots(parent, node_player, num_players):
   return slots
 
 
-@_jit
+@jit
 def edge_policy_index(parent, node_player, infoset, action, num_actions):
   """Flat index infoset(parent) * A + action of each decision edge, else -1."""
   index = np.full(parent.shape[0], -1, dtype=np.int64)
@@ -43,7 +44,7 @@ def edge_policy_index(parent, node_player, infoset, action, num_actions):
   return index
 
 
-@_jit
+@jit
 def edge_weights(policy_index, chance_prob, policy):
   """Probability of each history's incoming edge (1 at the root)."""
   flat = policy.reshape(-1)
@@ -55,47 +56,7 @@ def edge_weights(policy_index, chance_prob, policy):
   return weights
 
 
-@_jit
-def belief_weights(parent, parent_slot, policy_index, node_player, infoset,
-                   chance_prob, uniform_weight, policy, player, row_offset,
-                   num_rows):
-  """Beliefs over ``player``'s histories (see GameTree.beliefs).
-
-  One forward pass carries x_{-i}(h) under ``policy`` and the fallback
-  w(h) (chance reach times uniformly random opponents: ``uniform_weight``
-  holds 1/|A| on decision edges and chance probabilities on chance edges);
-  a second normalises within each infoset, using w where x_{-i} sums to 0.
-  """
-  num_histories = parent.shape[0]
-  weight = np.empty(num_histories)
-  others = np.empty(num_histories)
-  fallback = np.empty(num_histories)
-  forward_others(parent, parent_slot, policy_index, chance_prob, policy,
-                 player, weight, others)
-  # Uniform opponents: every decision edge weighs 1/|A|, chance its chance
-  # probability (uniform_weight holds exactly that, as edge weights of the
-  # uniform policy).
-  no_edges = np.full(num_histories, -1, dtype=policy_index.dtype)
-  forward_others(parent, parent_slot, no_edges, uniform_weight, policy,
-                 player, weight, fallback)
-  on_sum = np.zeros(num_rows)
-  off_sum = np.zeros(num_rows)
-  for h in range(num_histories):
-    if node_player[h] == player:
-      on_sum[infoset[h] - row_offset] += others[h]
-      off_sum[infoset[h] - row_offset] += fallback[h]
-  belief = np.zeros(num_histories)
-  for h in range(num_histories):
-    if node_player[h] == player:
-      row = infoset[h] - row_offset
-      if on_sum[row] > 0.0:
-        belief[h] = others[h] / on_sum[row]
-      elif off_sum[row] > 0.0:
-        belief[h] = fallback[h] / off_sum[row]
-  return belief, on_sum > 0.0
-
-
-@_jit
+@jit
 def subtree_ends(parent):
   """end[h]: one past the last history of h's subtree (pre-order ranges)."""
   num_histories = parent.shape[0]
@@ -106,7 +67,7 @@ def subtree_ends(parent):
   return end
 
 
-@_jit
+@jit
 def infoset_histories(infoset, num_infosets):
   """CSR lists of each infoset's histories in pre-order: infoset I holds
   histories[start[I]:start[I + 1]]."""
@@ -125,77 +86,7 @@ def infoset_histories(infoset, num_infosets):
   return start, histories
 
 
-@_jit
-def own_edges(parent, node_player, policy_index, player):
-  """Flat index J * A + a of the nearest edge out of one of ``player``'s
-  histories above each history (-1 above the player's first decision)."""
-  edge = np.full(parent.shape[0], -1, dtype=np.int64)
-  for h in range(1, parent.shape[0]):
-    p = parent[h]
-    edge[h] = policy_index[h] if node_player[p] == player else edge[p]
-  return edge
-
-
-@_jit
-def sequential_best_values(parent, parent_slot, node_player, infoset, weights,
-                           utility, player, belief, subtree_end, own_edge,
-                           own_sequence, history_start, histories, start_row,
-                           stop_row, infoset_legal):
-  """For each infoset I of ``player`` (rows start_row..stop_row-1): the best
-  value the player can get from I on, over every continuation strategy (one
-  choice per infoset below I), when I is reached with the given belief.
-
-  ``belief[h]`` is the normalised belief over each infoset's histories. From
-  I's histories the belief is carried down by chance and the other players'
-  edge probabilities (``weights``); the player's own choices below I are
-  then optimised infoset by infoset from the bottom up: V(J) = max_a
-  [sum of weighted terminal payoffs attached to (J, a) + sum of V(J') over
-  the infosets J' that (J, a) leads to]. Perfect recall makes every J below
-  I hold only descendants of I's histories. Cost: the size of I's subtrees.
-  """
-  num_infosets, num_actions = infoset_legal.shape
-  num_histories = parent.shape[0]
-  carried = np.zeros(num_histories)
-  totals = np.zeros(num_infosets * num_actions)
-  touched = np.zeros(num_infosets, dtype=np.bool_)
-  below = np.empty(num_infosets, dtype=np.int64)
-  best = np.zeros(stop_row - start_row)
-  for row in range(start_row, stop_row):
-    count = 0
-    for k in range(history_start[row], history_start[row + 1]):
-      root = histories[k]
-      carried[root] = belief[root]
-      for g in range(root + 1, subtree_end[root]):
-        p = parent[g]
-        carried[g] = carried[p] if parent_slot[g] == player else (
-            carried[p] * weights[g])
-        if node_player[g] == TERMINAL:
-          totals[own_edge[g]] += carried[g] * utility[g, player]
-        elif node_player[g] == player and not touched[infoset[g]]:
-          touched[infoset[g]] = True
-          below[count] = infoset[g]
-          count += 1
-    # Deeper infosets have larger rows than the infosets above them.
-    order = np.sort(below[:count])[::-1]
-    for j in range(count):
-      sub = order[j]
-      value = -np.inf
-      for a in range(num_actions):
-        if infoset_legal[sub, a]:
-          value = max(value, totals[sub * num_actions + a])
-          totals[sub * num_actions + a] = 0.0
-      totals[own_sequence[sub]] += value
-      touched[sub] = False
-    value = -np.inf
-    for a in range(num_actions):
-      if infoset_legal[row, a]:
-        value = max(value, totals[row * num_actions + a])
-        totals[row * num_actions + a] = 0.0
-    best[row - start_row] = value
-  return best
-
-
-@_jit
+@jit
 def own_sequences(parent, node_player, action, infoset, infoset_history,
                   infoset_player, num_actions):
   """For each infoset I, the acting player's previous own decision as a flat
@@ -215,7 +106,7 @@ def own_sequences(parent, node_player, action, infoset, infoset_history,
   return sequence
 
 
-@_jit
+@jit
 def own_reach_of_infosets(own_sequence, policy, start, stop):
   """x_i(I) for rows start..stop-1 of one player, from own_sequences.
 
@@ -232,7 +123,7 @@ def own_reach_of_infosets(own_sequence, policy, start, stop):
   return reach
 
 
-@_jit
+@jit
 def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
                    player, weight, others):
   """Fills weight[h] (the probability of h's edge) and others[h] =
@@ -248,7 +139,7 @@ def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
     others[h] = others[p] if parent_slot[h] == player else others[p] * w
 
 
-@_jit
+@jit
 def others_from_reach(reach, player, histories):
   """x_{-i}(h) for the given histories, from a [histories, players + 1]
   reach table."""
@@ -258,7 +149,7 @@ def others_from_reach(reach, player, histories):
   return others
 
 
-@_jit
+@jit
 def others_reach(parent, parent_slot, policy_index, chance_prob, policy,
                  player):
   """x_{-i}(h) for every history."""
@@ -269,7 +160,7 @@ def others_reach(parent, parent_slot, policy_index, chance_prob, policy,
   return others
 
 
-@_jit
+@jit
 def player_regret_pass(parent, parent_slot, policy_index, node_player,
                        infoset, chance_prob, utility, policy, player, track_own,
                        cfv, own_reach, others_sum, row_offset):
@@ -318,7 +209,7 @@ def player_regret_pass(parent, parent_slot, policy_index, node_player,
   return value[0]
 
 
-@_jit
+@jit
 def reach_probabilities(parent, parent_slot, weights, num_players):
   """Forward pass: reach[h, p] = x_p(h), reach[h, num_players] = chance."""
   num_histories = parent.shape[0]
@@ -332,7 +223,7 @@ def reach_probabilities(parent, parent_slot, weights, num_players):
   return reach
 
 
-@_jit
+@jit
 def expected_values(parent, weights, utility):
   """Backward pass: values[h, p] = u_p(h), the expected utility below h."""
   values = utility.copy()
@@ -346,7 +237,7 @@ def expected_values(parent, weights, utility):
   return values
 
 
-@_jit
+@jit
 def terminal_values(terminals, reach, utility):
   """Root expected values as sum_z P(z) u(z) over the terminal histories."""
   num_players = utility.shape[1]
@@ -362,7 +253,7 @@ def terminal_values(terminals, reach, utility):
   return totals
 
 
-@_jit
+@jit
 def opponent_reach(reach, h, player):
   """x_{-player}(h): product of every reach column but ``player``'s."""
   product = 1.0
@@ -372,7 +263,7 @@ def opponent_reach(reach, h, player):
   return product
 
 
-@_jit
+@jit
 def counterfactual_values(parent, node_player, infoset, action, reach, values,
                           num_infosets, num_actions):
   """cfv[I, a] = sum_{h in I} x_{-i}(h) u_i(h.a), i the player acting at I."""
@@ -386,7 +277,7 @@ def counterfactual_values(parent, node_player, infoset, action, reach, values,
   return cfv
 
 
-@_jit
+@jit
 def infoset_reach(node_player, infoset, reach, num_infosets):
   """own[I] = x_i(I) and others[I] = sum_{h in I} x_{-i}(h)."""
   own = np.zeros(num_infosets)
@@ -399,7 +290,7 @@ def infoset_reach(node_player, infoset, reach, num_infosets):
   return own, others
 
 
-@_jit
+@jit
 def children_lists(parent):
   """CSR child lists: the children of h are children[start[h]:start[h+1]],
   in increasing history index (the str(action) order of the walk)."""
@@ -417,279 +308,7 @@ def children_lists(parent):
   return start, children
 
 
-@_jit
-def level_schedule(parent, node_player, infoset, player):
-  """All histories sorted by (own-decision level descending, index
-  descending); level L is order[bounds[L, 0]:bounds[L, 1]]. The level of h
-  is the number of ``player``'s decisions above it. Also the player's
-  infosets grouped by level: level L's are
-  infosets[infoset_bounds[L, 0]:infoset_bounds[L, 1]]."""
-  num_histories = parent.shape[0]
-  level = np.zeros(num_histories, dtype=np.int32)
-  max_level = 0
-  for h in range(1, num_histories):
-    p = parent[h]
-    level[h] = level[p] + (1 if node_player[p] == player else 0)
-    if level[h] > max_level:
-      max_level = level[h]
-  bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
-  for h in range(num_histories):
-    bounds[level[h], 1] += 1
-  position = 0
-  for lev in range(max_level, -1, -1):
-    size = bounds[lev, 1]
-    bounds[lev, 0] = position
-    bounds[lev, 1] = position
-    position += size
-  order = np.empty(num_histories, dtype=np.int32)
-  for h in range(num_histories - 1, -1, -1):
-    order[bounds[level[h], 1]] = h
-    bounds[level[h], 1] += 1
-  # The player's infosets by level, each listed once.
-  num_infosets = infoset.max() + 1
-  seen = np.zeros(num_infosets, dtype=np.bool_)
-  infoset_bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
-  listed = np.empty(num_infosets, dtype=np.int32)
-  count = 0
-  for lev in range(max_level, -1, -1):
-    infoset_bounds[lev, 0] = count
-    for k in range(bounds[lev, 0], bounds[lev, 1]):
-      h = order[k]
-      if node_player[h] == player and not seen[infoset[h]]:
-        seen[infoset[h]] = True
-        listed[count] = infoset[h]
-        count += 1
-    infoset_bounds[lev, 1] = count
-  return order, bounds, listed[:count], infoset_bounds
-
-
-@_jit
-def counterfactual_weights(parent, node_player, weights, player):
-  """x_{-i}(h) at ``player``'s histories, multiplied from h's own edge up to
-  the root edge: the order OpenSpiel's BestResponsePolicy uses, so that
-  near-ties break the same way."""
-  result = np.zeros(parent.shape[0])
-  for h in range(parent.shape[0]):
-    if node_player[h] == player:
-      product = 1.0
-      g = h
-      while g > 0:
-        if node_player[parent[g]] != player:
-          product = product * weights[g]
-        g = parent[g]
-      result[h] = product
-  return result
-
-
-@_jit
-def weighted_best_response(node_player, infoset, action, weights, utility,
-                           player, order, bounds, level_infosets,
-                           infoset_bounds, child_start, children,
-                           infoset_weight, history_start, histories,
-                           infoset_legal, infoset_num_actions,
-                           min_action_prob):
-  """Best response of ``player`` by backward induction on values.
-
-  U(h) is the player's value below h: terminal payoff; at chance and other
-  players' histories sum_c w(c) U(c) over the children in order; at the
-  player's histories U(h.b) for the choice b of h's infoset I, which
-  maximises Q(I, a) = sum_{g in I} infoset_weight[g] U(g.a) (first maximal
-  action wins). With infoset_weight = x_{-i} this is the standard best
-  response, computed in OpenSpiel's BestResponsePolicy order; with a belief
-  it is the sequential best response to that belief. With min_action_prob
-  = eps the player's histories mix eps on every action.
-
-  Returns (U at the root, best action per infoset (-1 elsewhere), Q [I, A]).
-  """
-  num_infosets, num_actions = infoset_legal.shape
-  value = np.zeros(node_player.shape[0])
-  best = np.full(num_infosets, -1, dtype=np.int32)
-  q = np.zeros((num_infosets, num_actions))
-  for lev in range(bounds.shape[0] - 1, -1, -1):
-    for k in range(infoset_bounds[lev, 0], infoset_bounds[lev, 1]):
-      s = level_infosets[k]
-      for j in range(history_start[s], history_start[s + 1]):
-        g = histories[j]
-        for c in range(child_start[g], child_start[g + 1]):
-          q[s, action[children[c]]] += infoset_weight[g] * value[children[c]]
-      top = -np.inf
-      for a in range(num_actions):
-        if infoset_legal[s, a] and q[s, a] > top:
-          top = q[s, a]
-          best[s] = a
-    for k in range(bounds[lev, 0], bounds[lev, 1]):
-      h = order[k]
-      acting = node_player[h]
-      if acting == TERMINAL:
-        value[h] = utility[h, player]
-      elif acting == player:
-        s = infoset[h]
-        total = 0.0
-        for c in range(child_start[h], child_start[h + 1]):
-          a = action[children[c]]
-          share = min_action_prob
-          if a == best[s]:
-            share += 1.0 - infoset_num_actions[s] * min_action_prob
-          if share > 0.0:
-            total += share * value[children[c]]
-        value[h] = total
-      else:
-        total = 0.0
-        for c in range(child_start[h], child_start[h + 1]):
-          w = weights[children[c]]
-          if w > 0.0:
-            total += w * value[children[c]]
-        value[h] = total
-  return value[0], best, q
-
-
-@_jit
-def has_near_tie(q, infoset_legal, start_row, stop_row, tolerance):
-  """Whether any row's best legal Q is within ``tolerance`` (relative to
-  its size, floored at 1) of the second best."""
-  for row in range(start_row, stop_row):
-    top = -np.inf
-    second = -np.inf
-    for a in range(q.shape[1]):
-      if infoset_legal[row, a]:
-        value = q[row, a]
-        if value > top:
-          second = top
-          top = value
-        elif value > second:
-          second = value
-    if second > -np.inf and top - second <= tolerance * max(1.0, abs(top)):
-      return True
-  return False
-
-
-@_jit
-def best_response_schedule(parent, node_player, action, player, num_actions):
-  """The skeleton a best-response pass for ``player`` runs on.
-
-  Only ``player``'s own decision histories need a choice; everything between
-  them adds up linearly. So each history is attached to its nearest edge
-  (g, a) out of one of ``player``'s histories g ("edge" g * A + a, -1 above
-  the first decision), and the pass works on those histories alone, deepest
-  first. The level of g is the number of ``player``'s decisions above it;
-  under perfect recall (or equal own depth) an infoset's histories share a
-  level, so every infoset is complete when its level is reached.
-
-  Returns:
-    (nodes, level_bounds, node_edge, terminal_edge): ``player``'s histories
-    in processing order; level L is nodes[level_bounds[L, 0]:
-    level_bounds[L, 1]]; node_edge[k] the edge (in skeleton positions) above
-    nodes[k]; terminal_edge[z] the edge above terminal history z.
-  """
-  num_histories = parent.shape[0]
-  level = np.zeros(num_histories, dtype=np.int32)
-  max_level = 0
-  count = 0
-  for h in range(num_histories):
-    if h > 0:
-      p = parent[h]
-      level[h] = level[p] + (1 if node_player[p] == player else 0)
-    if node_player[h] == player:
-      count += 1
-      if level[h] > max_level:
-        max_level = level[h]
-  level_bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
-  for h in range(num_histories):
-    if node_player[h] == player:
-      level_bounds[level[h], 1] += 1
-  position = 0
-  for lev in range(max_level, -1, -1):
-    size = level_bounds[lev, 1]
-    level_bounds[lev, 0] = position
-    level_bounds[lev, 1] = position
-    position += size
-  nodes = np.empty(count, dtype=np.int32)
-  slot = np.full(num_histories, -1, dtype=np.int64)
-  for h in range(num_histories):
-    if node_player[h] == player:
-      k = level_bounds[level[h], 1]
-      nodes[k] = h
-      slot[h] = k
-      level_bounds[level[h], 1] += 1
-  edge = np.full(num_histories, -1, dtype=np.int64)
-  for h in range(1, num_histories):
-    p = parent[h]
-    if node_player[p] == player:
-      edge[h] = slot[p] * num_actions + action[h]
-    else:
-      edge[h] = edge[p]
-  node_edge = np.empty(count, dtype=np.int64)
-  for k in range(count):
-    node_edge[k] = edge[nodes[k]]
-  terminal_edge = np.full(num_histories, -1, dtype=np.int64)
-  for h in range(num_histories):
-    if node_player[h] == TERMINAL:
-      terminal_edge[h] = edge[h]
-  return nodes, level_bounds, node_edge, terminal_edge
-
-
-@_jit
-def best_response(terminals, infoset, utility, terminal_others, player, nodes,
-                  level_bounds, node_edge, terminal_edge, infoset_legal,
-                  infoset_num_actions, min_action_prob):
-  """Best-response pass for ``player`` (see GameTree.best_response).
-
-  With cv(h) = x_{-i}(h) u_i^BR(h): C[g, a] = cv(g.a) for ``player``'s
-  histories g is the sum of the terminal terms x_{-i}(z) u_i(z) attached to
-  edge (g, a) plus cv of the decision histories attached to it; cv(g) =
-  sum_a pi_I(a) C[g, a], with pi_I the best response at g's infoset I,
-  which maximises Q[I, a] = sum_{g in I} C[g, a]. With min_action_prob = eps
-  pi_I puts eps on every legal action and the rest on the maximiser (ties go
-  to the lowest action id).
-  """
-  num_infosets, num_actions = infoset_legal.shape
-  edge_value = np.zeros(nodes.shape[0] * num_actions)
-  root_value = 0.0
-  for k in range(terminals.shape[0]):
-    z = terminals[k]
-    term = utility[z, player]
-    if term == 0.0:
-      continue
-    term *= terminal_others[k]
-    e = terminal_edge[z]
-    if e < 0:
-      root_value += term
-    else:
-      edge_value[e] += term
-  q = np.zeros((num_infosets, num_actions))
-  best = np.full(num_infosets, -1, dtype=np.int32)
-  for lev in range(level_bounds.shape[0] - 1, -1, -1):
-    start, stop = level_bounds[lev, 0], level_bounds[lev, 1]
-    for k in range(start, stop):
-      s = infoset[nodes[k]]
-      for a in range(num_actions):
-        q[s, a] += edge_value[k * num_actions + a]
-    for k in range(start, stop):
-      s = infoset[nodes[k]]
-      if best[s] < 0:
-        choice = -1
-        top = -np.inf
-        for a in range(num_actions):
-          if infoset_legal[s, a] and q[s, a] > top:
-            top = q[s, a]
-            choice = a
-        best[s] = choice
-      value = 0.0
-      for a in range(num_actions):
-        if infoset_legal[s, a]:
-          weight = min_action_prob
-          if a == best[s]:
-            weight += 1.0 - infoset_num_actions[s] * min_action_prob
-          value += weight * edge_value[k * num_actions + a]
-      e = node_edge[k]
-      if e < 0:
-        root_value += value
-      else:
-        edge_value[e] += value
-  return root_value, best, q
-
-
-@_jit
+@jit
 def recall_violation(parent, node_player, infoset, action, player,
                      num_infosets, num_actions):
   """How ``player``'s infosets break perfect recall, if they do.

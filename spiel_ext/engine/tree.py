@@ -34,6 +34,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 import pyspiel
 
+from spiel_ext.engine import beliefs as belief_passes
+from spiel_ext.engine import best_response as response_passes
 from spiel_ext.engine import passes
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -233,7 +235,7 @@ class GameTree:
               self.terminals]
     else:
       others = passes.others_from_reach(reach, player, self.terminals)
-    return passes.best_response(
+    return response_passes.best_response(
         self.terminals, self.infoset, self._utility(utility), others, player,
         *self._br_schedule(player), self.infoset_legal,
         self.infoset_num_actions, float(min_action_prob))
@@ -285,7 +287,7 @@ class GameTree:
     """
     self.check_player(player)
     rows = self.player_rows[player]
-    return passes.belief_weights(
+    return belief_passes.belief_weights(
         self.parent, self.parent_slot, self.edge_policy_index,
         self.node_player, self.infoset, self.chance_prob,
         self._lazy("uniform_edge_weight"),
@@ -295,9 +297,9 @@ class GameTree:
   def sequential_best_values(self, policy: np.ndarray, player: int,
                              belief: np.ndarray) -> np.ndarray:
     """Best value ``player`` can get from each of its infosets on, reached
-    with ``belief`` (see :func:`passes.sequential_best_values`), [rows]."""
+    with ``belief`` (see :func:`beliefs.sequential_best_values`), [rows]."""
     rows = self.player_rows[player]
-    return passes.sequential_best_values(
+    return belief_passes.sequential_best_values(
         self.parent, self.parent_slot, self.node_player, self.infoset,
         self.edge_weights(policy), self.utility, player, belief,
         self._lazy("subtree_end"), self._own_edges(player), self.own_sequence,
@@ -325,9 +327,9 @@ class GameTree:
     self.check_player(player)
     weights = self.edge_weights(policy)
     if infoset_weight is None:
-      infoset_weight = passes.counterfactual_weights(
+      infoset_weight = response_passes.counterfactual_weights(
           self.parent, self.node_player, weights, player)
-    return passes.weighted_best_response(
+    return response_passes.weighted_best_response(
         self.node_player, self.infoset, self.action, weights, self.utility,
         player, *self._lazy(("level_schedule", player)),
         *self._lazy("children_lists"), infoset_weight,
@@ -348,7 +350,7 @@ class GameTree:
     _, best, q = self.best_response(policy, player,
                                     min_action_prob=min_action_prob)
     rows = self.player_rows[player]
-    if passes.has_near_tie(q, self.infoset_legal, rows.start, rows.stop,
+    if response_passes.has_near_tie(q, self.infoset_legal, rows.start, rows.stop,
                            tie_tolerance):
       _, best, _ = self.weighted_best_response(
           policy, player, min_action_prob=min_action_prob)
@@ -374,12 +376,12 @@ class GameTree:
       elif name == "children_lists":
         value = passes.children_lists(self.parent)
       elif name[0] == "level_schedule":
-        value = passes.level_schedule(self.parent, self.node_player,
+        value = response_passes.level_schedule(self.parent, self.node_player,
                                       self.infoset, name[1])
       elif name == "uniform_edge_weight":
         value = self.edge_weights(self.uniform_policy())
       else:
-        value = passes.own_edges(self.parent, self.node_player,
+        value = belief_passes.own_edges(self.parent, self.node_player,
                                  self.edge_policy_index.astype(np.int64),
                                  name[1])
       self._derived[name] = value
@@ -421,7 +423,7 @@ class GameTree:
   def _br_schedule(self, player: int) -> tuple[np.ndarray, ...]:
     schedule = self._br_schedules.get(player)
     if schedule is None:
-      schedule = passes.best_response_schedule(
+      schedule = response_passes.best_response_schedule(
           self.parent, self.node_player, self.action, player,
           self.num_distinct_actions)
       self._br_schedules[player] = schedule
