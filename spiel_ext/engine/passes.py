@@ -150,6 +150,29 @@ def others_from_reach(reach, player, histories):
 
 
 @jit
+def terminal_reaches(reach, terminals, utility):
+  """One sweep over the terminals of a [histories, players + 1] reach table.
+
+  Returns (others, root_values): others[k, i] = x_{-i}(z_k) for terminal
+  z_k, and each player's expected utility sum_z P(z) u_i(z).
+  """
+  num_players = utility.shape[1]
+  others = np.empty((terminals.shape[0], num_players))
+  totals = np.zeros(num_players)
+  for k in range(terminals.shape[0]):
+    z = terminals[k]
+    chance = reach[z, num_players]
+    for i in range(num_players):
+      product = chance
+      for j in range(num_players):
+        if j != i:
+          product *= reach[z, j]
+      others[k, i] = product
+      totals[i] += product * reach[z, i] * utility[z, i]
+  return others, totals
+
+
+@jit
 def others_reach(parent, parent_slot, policy_index, chance_prob, policy,
                  player):
   """x_{-i}(h) for every history."""

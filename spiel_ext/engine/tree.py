@@ -212,6 +212,7 @@ class GameTree:
       chance_prob: np.ndarray | None = None,
       utility: np.ndarray | None = None,
       reach: np.ndarray | None = None,
+      terminal_others: np.ndarray | None = None,
   ) -> tuple[float, np.ndarray, np.ndarray]:
     """Best response of ``player`` to the other players' part of ``policy``.
 
@@ -227,7 +228,9 @@ class GameTree:
       sum_{h in I} x_{-i}(h) v^BR(h.a) at ``player``'s infosets.
     """
     self.check_player(player)
-    if reach is None:
+    if terminal_others is not None:
+      others = terminal_others
+    elif reach is None:
       others = passes.others_reach(
           self.parent, self.parent_slot, self.edge_policy_index,
           self._chance(chance_prob),

@@ -23,7 +23,7 @@ import collections
 
 import numpy as np
 
-from spiel_ext.engine import GameTree, compile_game
+from spiel_ext.engine import GameTree, compile_game, passes
 from spiel_ext.policy import PolicyLike, policy_to_array
 
 NashConvResult = collections.namedtuple("NashConvResult",
@@ -56,10 +56,20 @@ def best_response_values(game, policy: PolicyLike,
   tree = compile_game(game)
   _check_min_action_prob(tree, min_action_prob)
   strategy = _strategy(tree, policy)
-  reach = tree.reach(strategy)
-  return np.array([
+  best, _ = _best_and_on_policy(tree, strategy, min_action_prob)
+  return best
+
+
+def _best_and_on_policy(tree, strategy, min_action_prob):
+  """Best-response and on-policy values of every player from one reach."""
+  others, on_policy = passes.terminal_reaches(tree.reach(strategy),
+                                              tree.terminals, tree.utility)
+  best = np.array([
       tree.best_response(strategy, player, min_action_prob=min_action_prob,
-                         reach=reach)[0] for player in range(tree.num_players)])
+                         terminal_others=np.ascontiguousarray(
+                             others[:, player]))[0]
+      for player in range(tree.num_players)])
+  return best, on_policy
 
 
 def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
@@ -71,13 +81,9 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
   """
   tree = compile_game(game)
   _check_min_action_prob(tree, min_action_prob)
-  strategy = _strategy(tree, policy)
-  reach = tree.reach(strategy)
-  on_policy = tree.root_values(reach=reach)
-  improvements = np.array([
-      tree.best_response(strategy, player, min_action_prob=min_action_prob,
-                         reach=reach)[0] - on_policy[player]
-      for player in range(tree.num_players)])
+  best, on_policy = _best_and_on_policy(tree, _strategy(tree, policy),
+                                        min_action_prob)
+  improvements = best - on_policy
   total = float(improvements.sum())
   if return_only_nash_conv:
     return total
