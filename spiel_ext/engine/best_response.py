@@ -16,33 +16,56 @@ from spiel_ext.engine.passes import TERMINAL, jit
 
 
 @jit
-def level_schedule(parent, node_player, infoset, player):
-  """All histories sorted by (own-decision level descending, index
-  descending); level L is order[bounds[L, 0]:bounds[L, 1]]. The level of h
-  is the number of ``player``'s decisions above it. Also the player's
-  infosets grouped by level: level L's are
-  infosets[infoset_bounds[L, 0]:infoset_bounds[L, 1]]."""
-  num_histories = parent.shape[0]
-  level = np.zeros(num_histories, dtype=np.int32)
-  max_level = 0
-  for h in range(1, num_histories):
+def own_levels(parent, node_player, player):
+  """level[h]: the number of ``player``'s decisions strictly above h."""
+  level = np.zeros(parent.shape[0], dtype=np.int32)
+  for h in range(1, parent.shape[0]):
     p = parent[h]
     level[h] = level[p] + (1 if node_player[p] == player else 0)
-    if level[h] > max_level:
-      max_level = level[h]
+  return level
+
+
+@jit
+def deepest_first(level, include, descending):
+  """The included indices grouped by level, deepest level first; within a
+  level in descending or ascending index. Returns (order, bounds): level L
+  is order[bounds[L, 0]:bounds[L, 1]]."""
+  max_level = 0
+  count = 0
+  for k in range(level.shape[0]):
+    if include[k]:
+      count += 1
+      max_level = max(max_level, level[k])
   bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
-  for h in range(num_histories):
-    bounds[level[h], 1] += 1
+  for k in range(level.shape[0]):
+    if include[k]:
+      bounds[level[k], 1] += 1
   position = 0
   for lev in range(max_level, -1, -1):
     size = bounds[lev, 1]
     bounds[lev, 0] = position
     bounds[lev, 1] = position
     position += size
-  order = np.empty(num_histories, dtype=np.int32)
-  for h in range(num_histories - 1, -1, -1):
-    order[bounds[level[h], 1]] = h
-    bounds[level[h], 1] += 1
+  order = np.empty(count, dtype=np.int32)
+  for j in range(level.shape[0]):
+    k = level.shape[0] - 1 - j if descending else j
+    if include[k]:
+      order[bounds[level[k], 1]] = k
+      bounds[level[k], 1] += 1
+  return order, bounds
+
+
+@jit
+def level_schedule(parent, node_player, infoset, player):
+  """All histories sorted by (own-decision level descending, index
+  descending); level L is order[bounds[L, 0]:bounds[L, 1]]. The level of h
+  is the number of ``player``'s decisions above it. Also the player's
+  infosets grouped by level: level L's are
+  infosets[infoset_bounds[L, 0]:infoset_bounds[L, 1]]."""
+  level = own_levels(parent, node_player, player)
+  order, bounds = deepest_first(level, np.ones(parent.shape[0], np.bool_),
+                                True)
+  max_level = bounds.shape[0] - 1
   # The player's infosets by level, each listed once.
   num_infosets = infoset.max() + 1
   seen = np.zeros(num_infosets, dtype=np.bool_)
@@ -180,35 +203,12 @@ def best_response_schedule(parent, node_player, action, player, num_actions):
     nodes[k]; terminal_edge[z] the edge above terminal history z.
   """
   num_histories = parent.shape[0]
-  level = np.zeros(num_histories, dtype=np.int32)
-  max_level = 0
-  count = 0
-  for h in range(num_histories):
-    if h > 0:
-      p = parent[h]
-      level[h] = level[p] + (1 if node_player[p] == player else 0)
-    if node_player[h] == player:
-      count += 1
-      if level[h] > max_level:
-        max_level = level[h]
-  level_bounds = np.zeros((max_level + 1, 2), dtype=np.int64)
-  for h in range(num_histories):
-    if node_player[h] == player:
-      level_bounds[level[h], 1] += 1
-  position = 0
-  for lev in range(max_level, -1, -1):
-    size = level_bounds[lev, 1]
-    level_bounds[lev, 0] = position
-    level_bounds[lev, 1] = position
-    position += size
-  nodes = np.empty(count, dtype=np.int32)
+  level = own_levels(parent, node_player, player)
+  nodes, level_bounds = deepest_first(level, node_player == player, False)
+  count = nodes.shape[0]
   slot = np.full(num_histories, -1, dtype=np.int64)
-  for h in range(num_histories):
-    if node_player[h] == player:
-      k = level_bounds[level[h], 1]
-      nodes[k] = h
-      slot[h] = k
-      level_bounds[level[h], 1] += 1
+  for k in range(count):
+    slot[nodes[k]] = k
   edge = np.full(num_histories, -1, dtype=np.int64)
   for h in range(1, num_histories):
     p = parent[h]

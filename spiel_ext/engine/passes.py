@@ -68,22 +68,29 @@ def subtree_ends(parent):
 
 
 @jit
-def infoset_histories(infoset, num_infosets):
-  """CSR lists of each infoset's histories in pre-order: infoset I holds
-  histories[start[I]:start[I + 1]]."""
-  start = np.zeros(num_infosets + 1, dtype=np.int64)
-  for h in range(infoset.shape[0]):
-    if infoset[h] >= 0:
-      start[infoset[h] + 1] += 1
-  for row in range(num_infosets):
-    start[row + 1] += start[row]
+def group_indices(keys, num_groups):
+  """CSR grouping of indices by key, in increasing index: group g holds
+  members[start[g]:start[g + 1]]; negative keys belong to no group."""
+  start = np.zeros(num_groups + 1, dtype=np.int64)
+  for k in range(keys.shape[0]):
+    if keys[k] >= 0:
+      start[keys[k] + 1] += 1
+  for g in range(num_groups):
+    start[g + 1] += start[g]
   fill = start[:-1].copy()
-  histories = np.empty(start[num_infosets], dtype=np.int32)
-  for h in range(infoset.shape[0]):
-    if infoset[h] >= 0:
-      histories[fill[infoset[h]]] = h
-      fill[infoset[h]] += 1
-  return start, histories
+  members = np.empty(start[num_groups], dtype=np.int32)
+  for k in range(keys.shape[0]):
+    if keys[k] >= 0:
+      members[fill[keys[k]]] = k
+      fill[keys[k]] += 1
+  return start, members
+
+
+@jit
+def infoset_histories(infoset, num_infosets):
+  """Each infoset's histories in pre-order: infoset I holds
+  histories[start[I]:start[I + 1]]."""
+  return group_indices(infoset, num_infosets)
 
 
 @jit
@@ -315,20 +322,10 @@ def infoset_reach(node_player, infoset, reach, num_infosets):
 
 @jit
 def children_lists(parent):
-  """CSR child lists: the children of h are children[start[h]:start[h+1]],
-  in increasing history index (the str(action) order of the walk)."""
-  num_histories = parent.shape[0]
-  start = np.zeros(num_histories + 1, dtype=np.int64)
-  for h in range(1, num_histories):
-    start[parent[h] + 1] += 1
-  for h in range(num_histories):
-    start[h + 1] += start[h]
-  fill = start[:-1].copy()
-  children = np.empty(max(num_histories - 1, 0), dtype=np.int32)
-  for h in range(1, num_histories):
-    children[fill[parent[h]]] = h
-    fill[parent[h]] += 1
-  return start, children
+  """The children of h are children[start[h]:start[h+1]], in increasing
+  history index (the str(action) order of the walk). The root's parent is
+  -1, so it is in no list."""
+  return group_indices(parent, parent.shape[0])
 
 
 @jit
