@@ -17,7 +17,8 @@ flags.DEFINE_string("experiment", "quickstart",
                     + ", ".join(experiments.EXPERIMENTS))
 flags.DEFINE_string("output_dir", "results",
                     "Folder for results, figures and tables.")
-flags.DEFINE_integer("seed", 0, "Seed for every random choice.")
+flags.DEFINE_integer("seed", 0, "Seed for every random choice (an integer >= 0).",
+                     lower_bound=0)
 
 
 def main(argv):
