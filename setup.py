@@ -27,12 +27,15 @@ setup(
         "numba>=0.58",
         "absl-py>=1.0",
         "pandas>=1.5",
+        "pyarrow>=12",
         "matplotlib>=3.6",
         "tqdm>=4.60",
     ],
     extras_require={
-        "test": ["pytest>=7", "hypothesis>=6", "cvxpy>=1.3", "ecos>=2.0"],
-        "bnn": [],
+        "test": ["pytest>=7", "hypothesis>=6", "cvxpy>=1.3", "ecos>=2.0",
+                 "ray>=2.9"],
+        "ray": ["ray>=2.9"],
+        "bnn": ["torch>=2.0"],
     },
     license="Apache-2.0",
 )

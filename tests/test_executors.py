@@ -1,0 +1,157 @@
+"""Results store and executors: incremental rows, resume, corruption, Ray.
+
+Uses a pure-Python counting solver (tests/platform_fakes.py) so the tests
+check the platform's bookkeeping, not the algorithms: the reference for
+every resumed run is the same run done without interruption.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from spiel_ext.executors import Job, WorkUnit, make_executor, run_jobs
+from spiel_ext.executors.resume import unit_store
+from spiel_ext.results.store import COLUMNS, load_results
+
+import platform_fakes
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _jobs(iterations=40, seeds=(0, 1)):
+  jobs = []
+  for seed in seeds:
+    for scale in (1.0, 3.0):
+      unit = WorkUnit("fake", "counting_game", f"count x{scale:g}",
+                      (("scale", scale),), seed, iterations,
+                      tuple(range(5, iterations + 1, 5)), ("value", "doubled"))
+      jobs.append(Job(unit, platform_fakes.CountingSolver,
+                      {"value": platform_fakes.value_metric,
+                       "doubled": platform_fakes.doubled_metric}))
+  return jobs
+
+
+def _without_time(frame):
+  return frame.drop(columns=["wall_time"]).reset_index(drop=True)
+
+
+def test_rows_have_the_schema_and_expected_values(tmp_path):
+  run_jobs(_jobs(), tmp_path, make_executor("local"), checkpoint_every=10,
+           quiet=True)
+  frame = load_results(tmp_path)
+  assert list(frame.columns) == list(COLUMNS)
+  assert len(frame) == 4 * 8 * 2
+  # The reference: the same generator draws summed by hand.
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  expected = 3.0 * np.cumsum(np.random.default_rng(1).random(40))[19]
+  row = frame[(frame.seed == 1) & (frame.algorithm == "count x3") &
+              (frame.iteration == 20) & (frame.metric == "value")]
+  assert row.value.item() == pytest.approx(expected, rel=1e-12)
+  doubled = frame[(frame.seed == 1) & (frame.algorithm == "count x3") &
+                  (frame.iteration == 20) & (frame.metric == "doubled")]
+  assert doubled.value.item() == pytest.approx(2 * expected, rel=1e-12)
+  assert frame.episodes.isna().all()
+
+
+def test_resume_skips_finished_units(tmp_path):
+  jobs = _jobs()
+  run_jobs(jobs, tmp_path, make_executor("local"), 10, quiet=True)
+  first = load_results(tmp_path)
+  stamps = {job.unit.unit_id: unit_store(tmp_path, job.unit).rows_path
+            .stat().st_mtime_ns for job in jobs}
+  run_jobs(jobs, tmp_path, make_executor("local"), 10, quiet=True)
+  pd.testing.assert_frame_equal(first, load_results(tmp_path))
+  for job in jobs:
+    assert unit_store(tmp_path, job.unit).rows_path.stat().st_mtime_ns == (
+        stamps[job.unit.unit_id])
+
+
+def test_torn_and_corrupt_files_are_repaired(tmp_path):
+  jobs = _jobs(seeds=(0,))
+  reference_dir = tmp_path / "reference"
+  run_jobs(jobs, reference_dir, make_executor("local"), 10, quiet=True)
+  reference = _without_time(load_results(reference_dir))
+  work = tmp_path / "work"
+  run_jobs(jobs, work, make_executor("local"), 10, quiet=True)
+  torn, corrupt = (unit_store(work, job.unit) for job in jobs[:2])
+  # A crash mid-append: unfinished unit with a torn last line.
+  torn.done_path.unlink()
+  data = torn.rows_path.read_bytes()
+  torn.rows_path.write_bytes(data[:-7])
+  # A corrupt unit: garbage in its rows.
+  corrupt.rows_path.write_text("not,a,row\n")
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    run_jobs(jobs, work, make_executor("local"), 10, quiet=True)
+  assert any("corrupt" in str(w.message) for w in caught)
+  pd.testing.assert_frame_equal(reference, _without_time(load_results(work)))
+
+
+_KILLED_RUN = textwrap.dedent("""
+    import os, sys
+    os.environ["FAKE_SOLVER_DELAY"] = "{delay}"
+    sys.path.insert(0, {tests!r})
+    from spiel_ext.executors import make_executor, run_jobs
+    import test_executors
+    run_jobs(test_executors._jobs(iterations=60), {out!r},
+             make_executor("local", workers={workers}), checkpoint_every=10,
+             quiet=True)
+""")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_kill_minus_nine_then_resume_equals_uninterrupted(tmp_path, workers):
+  out = tmp_path / "killed"
+  script = _KILLED_RUN.format(tests=str(TESTS), delay=0.01, out=str(out),
+                              workers=workers)
+  process = subprocess.Popen([sys.executable, "-c", script],
+                             start_new_session=True)
+  deadline = time.time() + 60
+  while time.time() < deadline:
+    rows = sum(1 for _ in out.glob("units/*/rows.csv"))
+    if rows >= 2 and any(p.stat().st_size > 200
+                         for p in out.glob("units/*/rows.csv")):
+      break
+    time.sleep(0.05)
+  os.killpg(process.pid, signal.SIGKILL)
+  process.wait()
+  assert len(list(out.glob("units/*/done.json"))) < 4, "killed too late"
+  run_jobs(_jobs(iterations=60), out, make_executor("local"), 10,
+           quiet=True)
+  reference_dir = tmp_path / "reference"
+  run_jobs(_jobs(iterations=60), reference_dir,
+           make_executor("local"), 10, quiet=True)
+  resumed = _without_time(load_results(out))
+  assert not resumed.duplicated().any()
+  pd.testing.assert_frame_equal(
+      _without_time(load_results(reference_dir)), resumed)
+
+
+def test_ray_executor_gives_the_local_rows(tmp_path, monkeypatch):
+  ray = pytest.importorskip("ray")
+  # Ray's workers must import the fake solver from this folder.
+  monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+      [str(TESTS)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+  monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+  local_dir, ray_dir = tmp_path / "local", tmp_path / "ray"
+  run_jobs(_jobs(), local_dir, make_executor("local"), 10, quiet=True)
+  try:
+    run_jobs(_jobs(), ray_dir, make_executor("ray", workers=2), 10,
+             quiet=True)
+  finally:
+    ray.shutdown()
+  pd.testing.assert_frame_equal(_without_time(load_results(local_dir)),
+                                _without_time(load_results(ray_dir)))
+
+
+def test_unknown_executor_is_refused():
+  with pytest.raises(ValueError, match="executor must be one of"):
+    make_executor("dask")
