@@ -8,7 +8,7 @@ from open_spiel.python.algorithms import get_all_states
 
 from conftest import CROSS_CHECK_GAMES, random_strategy
 from spiel_ext.engine import (CHANCE, TERMINAL, cache, clear_compiled_trees,
-                              compile_game)
+                              compile_game, fingerprint)
 
 # universal_poker with 12 cards: chance outcomes 10 and 11 sort after 1 as
 # strings, which OpenSpiel's TabularPolicy row order follows.
@@ -150,12 +150,12 @@ def test_cache_can_be_turned_off(monkeypatch):
 
 def test_cache_file_name_depends_on_code_fingerprint(monkeypatch):
   before = cache.cache_path("kuhn_poker()")
-  monkeypatch.setattr(cache, "_fingerprint", "another-version")
+  monkeypatch.setattr(fingerprint, "_code_fingerprint", "another-version")
   assert cache.cache_path("kuhn_poker()") != before
 
 
 def test_unknown_game_is_a_value_error():
-  with pytest.raises(ValueError, match="cannot load game 'no_such_game'"):
+  with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
     compile_game("no_such_game")
 
 
@@ -181,5 +181,12 @@ def test_node_kinds_are_consistent():
   assert np.all(tree.utility[tree.node_player != TERMINAL] == 0)
   assert np.all(tree.infoset_player[tree.infoset[decision]] ==
                 tree.node_player[decision])
-  # Pre-order: every subtree is contiguous, so depth drops only at a jump back.
-  assert np.all(tree.depth[1:] == tree.depth[tree.parent[1:]] + 1)
+  # Pre-order: a parent precedes its children, and every subtree is a
+  # contiguous range, so a history's parent is the nearest earlier history
+  # that is not a leaf-closed sibling: h - 1 or one of h - 1's ancestors.
+  assert np.all(tree.parent[1:] < np.arange(1, tree.num_histories))
+  for h in range(1, tree.num_histories):
+    ancestor = h - 1
+    while ancestor != tree.parent[h]:
+      ancestor = tree.parent[ancestor]
+      assert ancestor >= 0

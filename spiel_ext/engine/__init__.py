@@ -4,43 +4,36 @@
     tree = compile_game("leduc_poker")        # or a pyspiel.Game
     values = tree.values(tree.uniform_policy())
 
-Trees are memoised per game string in this process and cached on disk (see
-:mod:`spiel_ext.engine.cache`).
+Modules: :mod:`.layout` (the GameTree and its passes), :mod:`.compiler`
+(pyspiel game to arrays), :mod:`.admission` (what can be compiled and how
+large), :mod:`.loading` (game strings), :mod:`.cache` and
+:mod:`.fingerprint` (the disk cache), and the numba kernels in
+:mod:`.passes`, :mod:`.best_response` and :mod:`.beliefs`. The kernels are
+compiled by numba on first use (about 20 s once; the compiled code is cached
+on disk).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pyspiel
 
 from spiel_ext.engine import cache
-from spiel_ext.engine.tree import (CHANCE, TERMINAL, GameTree, check_game_type,
-                                   default_max_histories,
-                                   estimate_num_histories, too_large_error,
-                                   walk_game)
+from spiel_ext.engine.admission import (SizeLimit, check_game_type,
+                                        check_max_histories,
+                                        estimate_num_histories)
+from spiel_ext.engine.compiler import compile_tree
+from spiel_ext.engine.fingerprint import game_fingerprint
+from spiel_ext.engine.layout import CHANCE, TERMINAL, GameTree, PlayerPass
+from spiel_ext.engine.loading import load_game
 
-__all__ = ["CHANCE", "TERMINAL", "GameTree", "compile_game", "load_game",
-           "estimate_num_histories", "clear_compiled_trees"]
+__all__ = ["CHANCE", "TERMINAL", "GameTree", "PlayerPass", "compile_game",
+           "load_game", "estimate_num_histories", "clear_compiled_trees"]
 
-_MEMO: dict[str, GameTree] = {}
+# Trees compiled in this process, by game string and game class: a Python
+# game class that is redefined (a reloaded module) gets a tree of its own.
+_MEMO: dict[tuple[str, type], GameTree] = {}
 _MEMO_LIMIT = 8
-
-
-def load_game(game: str | pyspiel.Game) -> pyspiel.Game:
-  """A pyspiel.Game from a game or a game string, with a clear error."""
-  if isinstance(game, pyspiel.Game):
-    return game
-  if isinstance(game, GameTree):
-    return game.game
-  if not isinstance(game, str):
-    raise ValueError(f"game must be a pyspiel.Game or a game string such as "
-                     f"'leduc_poker'; got {type(game).__name__}.")
-  if game.startswith("spiel_ext_"):
-    import spiel_ext.games  # pylint: disable=g-import-not-at-top,unused-import
-  try:
-    return pyspiel.load_game(game)
-  except (pyspiel.SpielError, RuntimeError) as error:
-    raise ValueError(f"cannot load game {game!r}: {error}. Registered games: "
-                     "pyspiel.registered_names().") from error
 
 
 def compile_game(game: str | pyspiel.Game | GameTree, *,
@@ -48,43 +41,68 @@ def compile_game(game: str | pyspiel.Game | GameTree, *,
                  max_histories: int | None = None) -> GameTree:
   """Compiles ``game`` into a GameTree (memoised, and cached on disk).
 
+  A tree is kept in memory for the process (the last 8 games) and on disk
+  (see :mod:`spiel_ext.engine.cache`) under a key that changes whenever the
+  game could have: its string, spiel_ext's, OpenSpiel's and numpy's
+  versions, and for a game written in Python the source of its classes. A
+  Python game whose source cannot be found is kept in memory only.
+
   Args:
     game: a pyspiel.Game, a game string, or an already compiled GameTree.
-    use_cache: read and write the on-disk cache.
-    max_histories: refuse games with more histories than this (default: what
-      fits in half the available memory). The size is estimated by random
-      walks before anything is built, and counted while building.
+    use_cache: True to reuse the tree kept in memory or on disk. False
+      rebuilds the tree from the game and stores the fresh tree in memory
+      and (unless the disk cache is turned off) on disk, replacing any
+      stale one.
+    max_histories: refuse games with more histories than this; None: refuse
+      games whose tree would not fit in half the available memory. Checked
+      before building (from random walks), while building, and against a
+      tree that is already in memory or on disk.
 
   Raises:
+    TypeError: ``game``, ``use_cache`` or ``max_histories`` of a wrong type.
     ValueError: unknown game, a game type the engine cannot handle
-      (simultaneous moves, sampled chance, imperfect recall) or a game too
-      large for ``max_histories``.
+      (simultaneous moves, sampled chance, imperfect recall), a chance node
+      whose probabilities are not a distribution, a game too large for
+      ``max_histories``, or ``max_histories`` < 1.
   """
+  if not isinstance(use_cache, (bool, np.bool_)):
+    raise TypeError(f"use_cache must be True or False; got {use_cache!r}.")
+  max_histories = check_max_histories(max_histories)
   if isinstance(game, GameTree):
-    return game
-  game = load_game(game)
-  game_string = str(game)
-  tree = _MEMO.get(game_string)
-  if tree is not None:
-    return tree
-  check_game_type(game)
-  cached = cache.load(game_string) if use_cache else None
-  if cached is not None:
-    arrays, keys = cached
-    tree = GameTree(game, arrays, keys)
+    tree = game
   else:
-    limit = default_max_histories() if max_histories is None else max_histories
-    estimate = estimate_num_histories(game)
-    if estimate > limit:
-      raise too_large_error(game, estimate, limit, "an estimated")
-    tree = walk_game(game, limit)
-    if use_cache:
-      cache.save(game_string, tree.arrays(), tree.infoset_keys)
-  if len(_MEMO) >= _MEMO_LIMIT:
-    _MEMO.pop(next(iter(_MEMO)))
-  _MEMO[game_string] = tree
+    game = load_game(game)
+    key = (str(game), type(game))
+    tree = _MEMO.get(key) if use_cache else None
+    if tree is None:
+      tree = _build(game, bool(use_cache), max_histories)
+      _MEMO.pop(key, None)
+      if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.pop(next(iter(_MEMO)))
+      _MEMO[key] = tree
+  if max_histories is not None and tree.num_histories > max_histories:
+    SizeLimit(max_histories, 0).check_tree(tree.game, tree.num_histories)
   return tree
 
+
+def _build(game: pyspiel.Game, use_cache: bool,
+           max_histories: int | None) -> GameTree:
+  """The tree from the disk cache, else compiled (and then stored)."""
+  check_game_type(game)
+  game_string = str(game)
+  limit = SizeLimit.for_request(max_histories)
+  fingerprint = game_fingerprint(game) if cache.cache_dir() else None
+  if use_cache and fingerprint is not None:
+    stored = cache.load(game_string, fingerprint)
+    if stored is not None:
+      arrays, keys = stored
+      limit.check_tree(game, len(arrays["parent"]))
+      return GameTree(game, arrays, keys)
+  limit.check_estimate(game, estimate_num_histories(game))
+  tree = compile_tree(game, limit)
+  if fingerprint is not None:
+    cache.save(game_string, fingerprint, tree.arrays(), tree.infoset_keys)
+  return tree
 
 
 def clear_compiled_trees() -> None:

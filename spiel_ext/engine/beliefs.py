@@ -1,52 +1,54 @@
-"""Belief passes (SPEC 3.2 and 5): beliefs with the uniform-opponent
-fallback off path, and the best value from each infoset on under a belief
-(the perfect-Bayesian gap of seed 000)."""
+"""Belief passes: beliefs over the histories of an infoset, with fallbacks
+off path, and the best value from each infoset on under a belief.
+
+The belief and the perfect-Bayesian gap follow Qi Ju, Zhemei Fang, Yunfeng
+Luo, "Beyond Nash Equilibrium: Achieving Bayesian Perfect Equilibrium with
+Belief Update Fictitious Play", DDCLS 2024, arXiv:2409.02706 (section 4):
+B(I, h) = x_{-i}(h) / sum_{h' in I} x_{-i}(h'), with a fallback where the
+others never reach I (see :meth:`spiel_ext.engine.GameTree.beliefs`).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from spiel_ext.engine.passes import TERMINAL, forward_others, jit
+from spiel_ext.engine.passes import TERMINAL, jit
 
 
 @jit
-def belief_weights(parent, parent_slot, policy_index, node_player, infoset,
-                   chance_prob, uniform_weight, policy, player, row_offset,
-                   num_rows):
+def belief_weights(node_player, infoset, others, uniform_opponents,
+                   uniform_all, player, row_offset, num_rows):
   """Beliefs over ``player``'s histories (see GameTree.beliefs).
 
-  One forward pass carries x_{-i}(h) under ``policy`` and the fallback
-  w(h) (chance reach times uniformly random opponents: ``uniform_weight``
-  holds 1/|A| on decision edges and chance probabilities on chance edges);
-  a second normalises within each infoset, using w where x_{-i} sums to 0.
+  ``others`` is x_{-i}(h) under the policy; ``uniform_opponents`` the
+  same reach with every other player uniformly random (chance as it is);
+  ``uniform_all`` with chance uniform over its outcomes too. Within each of
+  the player's infosets the belief normalises the first of the three that
+  has a positive sum there. Returns (belief over histories, on_path[rows]:
+  whether ``others`` reaches the row).
   """
-  num_histories = parent.shape[0]
-  weight = np.empty(num_histories)
-  others = np.empty(num_histories)
-  fallback = np.empty(num_histories)
-  forward_others(parent, parent_slot, policy_index, chance_prob, policy,
-                 player, weight, others)
-  # Uniform opponents: every decision edge weighs 1/|A|, chance its chance
-  # probability (uniform_weight holds exactly that, as edge weights of the
-  # uniform policy).
-  no_edges = np.full(num_histories, -1, dtype=policy_index.dtype)
-  forward_others(parent, parent_slot, no_edges, uniform_weight, policy,
-                 player, weight, fallback)
-  on_sum = np.zeros(num_rows)
-  off_sum = np.zeros(num_rows)
+  num_histories = node_player.shape[0]
+  sums = np.zeros((num_rows, 3))
   for h in range(num_histories):
     if node_player[h] == player:
-      on_sum[infoset[h] - row_offset] += others[h]
-      off_sum[infoset[h] - row_offset] += fallback[h]
+      row = infoset[h] - row_offset
+      sums[row, 0] += others[h]
+      sums[row, 1] += uniform_opponents[h]
+      sums[row, 2] += uniform_all[h]
   belief = np.zeros(num_histories)
   for h in range(num_histories):
     if node_player[h] == player:
       row = infoset[h] - row_offset
-      if on_sum[row] > 0.0:
-        belief[h] = others[h] / on_sum[row]
-      elif off_sum[row] > 0.0:
-        belief[h] = fallback[h] / off_sum[row]
-  return belief, on_sum > 0.0
+      if sums[row, 0] > 0.0:
+        belief[h] = others[h] / sums[row, 0]
+      elif sums[row, 1] > 0.0:
+        belief[h] = uniform_opponents[h] / sums[row, 1]
+      elif sums[row, 2] > 0.0:
+        belief[h] = uniform_all[h] / sums[row, 2]
+  on_path = np.empty(num_rows, dtype=np.bool_)
+  for row in range(num_rows):
+    on_path[row] = sums[row, 0] > 0.0
+  return belief, on_path
 
 
 @jit

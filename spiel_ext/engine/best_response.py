@@ -1,11 +1,13 @@
-"""Best-response passes (SPEC 2): the fast skeleton pass used for NashConv
+"""Best-response passes: the fast skeleton pass used for NashConv
 and the value-order pass that reproduces OpenSpiel's tie-breaking.
 
 The skeleton pass works on one player's decision histories only (everything
 between them adds up linearly); the value-order pass does backward induction
 on unweighted values with infoset weights, the way OpenSpiel's
 ``BestResponsePolicy`` sums, and doubles as the sequential best response to a
-belief (BUFP(X)).
+belief (BUFP(X) of Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash Equilibrium:
+Achieving Bayesian Perfect Equilibrium with Belief Update Fictitious Play",
+DDCLS 2024, arXiv:2409.02706).
 """
 
 from __future__ import annotations

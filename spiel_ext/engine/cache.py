@@ -1,32 +1,45 @@
 """On-disk cache of compiled game trees.
 
-A tree is stored once per game string in ``$SPIEL_EXT_CACHE_DIR`` (default:
+A tree is stored once per game in ``$SPIEL_EXT_CACHE_DIR`` (default:
 ``$XDG_CACHE_HOME/spiel_ext`` or ``~/.cache/spiel_ext``); setting the variable
 to an empty string turns the disk cache off. The file name hashes the game
-string with the package's source, the OpenSpiel version and the cache format,
-so editing a game definition or upgrading either package invalidates it. Each
-file carries a checksum of its arrays; a corrupt or unreadable file is
-reported, deleted and rebuilt, never used.
+string with everything the tree depends on (see
+:mod:`spiel_ext.engine.fingerprint`): spiel_ext's source and version, the
+OpenSpiel and numpy versions, and the source of a game written in Python, so
+editing a game definition or upgrading a package makes a new file. A Python
+game whose source cannot be read is never stored on disk.
+
+Each file carries a checksum of its arrays. A file whose content is corrupt
+is reported, deleted and rebuilt; a file that cannot be read (permissions)
+is reported and left alone, and the tree is built in memory. Files are
+written atomically (a temporary file, then a rename) with the permissions
+the umask allows, so a cache folder can be shared by a group; temporary
+files a killed process left behind are deleted after an hour.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
+import io
 import json
 import os
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 import spiel_ext
+from spiel_ext.engine.fingerprint import FORMAT_VERSION, code_fingerprint
 
 CACHE_ENV_VAR = "SPIEL_EXT_CACHE_DIR"
-FORMAT_VERSION = 1
+# A temporary file older than this belongs to a writer that died.
+STALE_TEMPORARY_SECONDS = 3600.0
 
-_fingerprint: str | None = None
+_swept_folders: set[Path] = set()
+
+StoredTree = tuple[dict[str, np.ndarray], list[str]]
 
 
 def cache_dir() -> Path | None:
@@ -39,31 +52,19 @@ def cache_dir() -> Path | None:
   return Path(base) / "spiel_ext"
 
 
-def code_fingerprint() -> str:
-  """Hash of the package source and the OpenSpiel version."""
-  global _fingerprint
-  if _fingerprint is None:
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"format={FORMAT_VERSION};".encode())
-    try:
-      digest.update(importlib.metadata.version("open_spiel").encode())
-    except importlib.metadata.PackageNotFoundError:
-      digest.update(b"open_spiel-unknown")
-    package_root = Path(spiel_ext.__file__).parent
-    for source in sorted(package_root.rglob("*.py")):
-      digest.update(str(source.relative_to(package_root)).encode())
-      digest.update(source.read_bytes())
-    _fingerprint = digest.hexdigest()
-  return _fingerprint
-
-
-def cache_path(game_string: str) -> Path | None:
+def cache_path(game_string: str, game_fingerprint: str = "") -> Path | None:
+  """Where the tree of this game is stored; None when caching is off."""
   folder = cache_dir()
   if folder is None:
     return None
-  name = hashlib.blake2b(f"{game_string}|{code_fingerprint()}".encode(),
-                         digest_size=16).hexdigest()
+  name = hashlib.blake2b(
+      f"{game_string}|{code_fingerprint()}|{game_fingerprint}".encode(),
+      digest_size=16).hexdigest()
   return folder / "trees" / f"{name}.npz"
+
+
+def _open_for_reading(path: Path):
+  return open(path, "rb")
 
 
 def _checksum(arrays: dict[str, np.ndarray], meta: bytes) -> str:
@@ -90,10 +91,63 @@ def _decode_keys(blob: np.ndarray, offsets: np.ndarray) -> list[str]:
           for i in range(len(offsets) - 1)]
 
 
-def save(game_string: str, arrays: dict[str, np.ndarray],
+def _umask() -> int:
+  try:
+    with open("/proc/self/status") as status:
+      for line in status:
+        if line.startswith("Umask:"):
+          return int(line.split()[1], 8)
+  except (OSError, ValueError):
+    pass
+  mask = os.umask(0o022)
+  os.umask(mask)
+  return mask
+
+
+def sweep_stale_temporaries(folder: Path, now: float | None = None) -> int:
+  """Deletes temporary files older than an hour in ``folder``; their count.
+
+  A writer killed mid-save leaves its temporary file; a fresh one may belong
+  to a save in progress, so it stays.
+  """
+  now = time.time() if now is None else now
+  removed = 0
+  try:
+    candidates = list(folder.glob("*.tmp"))
+  except OSError:
+    return 0
+  for candidate in candidates:
+    try:
+      if now - candidate.stat().st_mtime > STALE_TEMPORARY_SECONDS:
+        candidate.unlink()
+        removed += 1
+    except OSError:
+      pass
+  return removed
+
+
+def _sweep_once(folder: Path) -> None:
+  if folder not in _swept_folders:
+    _swept_folders.add(folder)
+    sweep_stale_temporaries(folder)
+
+
+def _is_unreadable(path: Path) -> bool:
+  try:
+    with _open_for_reading(path):
+      return False
+  except FileNotFoundError:
+    return False
+  except OSError:
+    return True
+
+
+def save(game_string: str, game_fingerprint: str, arrays: dict[str, np.ndarray],
          keys: list[str]) -> Path | None:
-  """Writes a tree atomically; returns the file, or None when caching is off."""
-  path = cache_path(game_string)
+  """Writes a tree atomically; returns the file, or None when not written
+  (caching off, the folder not writable, or an existing file there that
+  cannot be read, which is left alone)."""
+  path = cache_path(game_string, game_fingerprint)
   if path is None:
     return None
   payload = dict(arrays)
@@ -103,41 +157,73 @@ def save(game_string: str, arrays: dict[str, np.ndarray],
   payload["meta"] = np.frombuffer(meta, dtype=np.uint8)
   payload["checksum"] = np.frombuffer(_checksum(payload, meta).encode(),
                                       dtype=np.uint8)
+  if _is_unreadable(path):
+    return None
+  temporary = None
   try:
     path.parent.mkdir(parents=True, exist_ok=True)
+    _sweep_once(path.parent)
     with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp",
                                      delete=False) as handle:
+      temporary = handle.name
       np.savez(handle, **payload)
-    os.replace(handle.name, path)
+    # NamedTemporaryFile creates 0600; give the file what the umask allows.
+    os.chmod(temporary, 0o666 & ~_umask())
+    os.replace(temporary, path)
   except OSError as error:
     warnings.warn(f"spiel_ext could not write its tree cache {path}: {error}")
+    if temporary is not None:
+      try:
+        os.unlink(temporary)
+      except OSError:
+        pass
     return None
   return path
 
 
-def load(game_string: str) -> tuple[dict[str, np.ndarray], list[str]] | None:
-  """Reads a cached tree; None if absent. A corrupt file is deleted."""
-  path = cache_path(game_string)
-  if path is None or not path.exists():
+def load(game_string: str, game_fingerprint: str = "") -> StoredTree | None:
+  """Reads a cached tree; None if absent, unreadable or corrupt.
+
+  An unreadable file is reported and kept; a corrupt one is reported and
+  deleted.
+  """
+  path = cache_path(game_string, game_fingerprint)
+  if path is None:
+    return None
+  _sweep_once(path.parent)
+  try:
+    with _open_for_reading(path) as handle:
+      raw = handle.read()
+  except FileNotFoundError:
+    return None
+  except OSError as error:
+    warnings.warn(f"spiel_ext tree cache {path} cannot be read ({error}); "
+                  "building the tree in memory and leaving the file alone.")
     return None
   try:
-    with np.load(path, allow_pickle=False) as data:
-      payload = {name: data[name] for name in data.files}
-    checksum = payload.pop("checksum").tobytes().decode()
-    meta_bytes = payload["meta"].tobytes()
-    meta = json.loads(meta_bytes)
-    if meta.get("game") != game_string:
-      raise ValueError(f"it holds {meta.get('game')!r}")
-    if _checksum(payload, meta_bytes) != checksum:
-      raise ValueError("checksum mismatch")
-    keys = _decode_keys(payload.pop("key_blob"), payload.pop("key_offsets"))
-    payload.pop("meta")
-    return payload, keys
+    return _parse(raw, game_string)
   except Exception as error:  # pylint: disable=broad-except
     warnings.warn(f"spiel_ext tree cache {path} is corrupt ({error}); "
-                  "rebuilding it.")
+                  "deleting and rebuilding it.")
     try:
       path.unlink()
     except OSError:
       pass
     return None
+
+
+def _parse(raw: bytes, game_string: str) -> StoredTree:
+  with np.load(io.BytesIO(raw), allow_pickle=False) as data:
+    payload = {name: data[name] for name in data.files}
+  checksum = payload.pop("checksum").tobytes().decode()
+  meta_bytes = payload["meta"].tobytes()
+  meta = json.loads(meta_bytes)
+  if meta.get("game") != game_string:
+    raise ValueError(f"it holds {meta.get('game')!r}")
+  if meta.get("format") != FORMAT_VERSION:
+    raise ValueError(f"it has format {meta.get('format')!r}")
+  if _checksum(payload, meta_bytes) != checksum:
+    raise ValueError("checksum mismatch")
+  keys = _decode_keys(payload.pop("key_blob"), payload.pop("key_offsets"))
+  payload.pop("meta")
+  return payload, keys

@@ -1,4 +1,4 @@
-"""The numba-compiled passes every tabular algorithm shares (SPEC section 2).
+"""The numba-compiled passes every tabular algorithm shares.
 
 All passes work on the flat arrays of :class:`spiel_ext.engine.GameTree`:
 histories in pre-order (parents first, subtrees contiguous), so a forward
@@ -6,8 +6,10 @@ pass is one loop up the indices and a backward pass one loop down. A policy
 is a [infosets, num_distinct_actions] float array laid out like OpenSpiel's
 ``TabularPolicy.action_probability_array``.
 
-Notation (SPEC 3): x_i(h) is player i's own reach of h, x_{-i}(h) the reach
-by chance and every other player, u_i(h) player i's expected utility below h.
+Notation: x_i(h) is player i's own reach of h, x_{-i}(h) the reach by
+chance and every other player, u_i(h) player i's expected utility below h
+(as in Zinkevich, Johanson, Bowling, Piccione, "Regret Minimization in Games
+with Incomplete Information", NeurIPS 2007).
 """
 
 from __future__ import annotations
@@ -236,7 +238,6 @@ def player_regret_pass(parent, parent_slot, policy_index, node_player,
     value[p] += weight[h] * v
     if parent_slot[h] == player:
       cfv_flat[policy_index[h] - offset] += others[p] * v
-  return value[0]
 
 
 @jit
@@ -363,3 +364,36 @@ def recall_violation(parent, node_player, infoset, action, player,
       elif seen_last[s] != last_own[h] and first_break < 0:
         first_break = s
   return first_break + 1
+
+
+@jit
+def chance_distribution_problem(parent, node_player, chance_prob, tolerance):
+  """The first chance history whose outcome probabilities are not a
+  distribution (a value outside [0, 1], NaN, or a sum off 1 by more than
+  ``tolerance``), or -1 when every chance node is fine."""
+  num_histories = parent.shape[0]
+  total = np.zeros(num_histories)
+  for h in range(1, num_histories):
+    p = parent[h]
+    if node_player[p] == CHANCE:
+      q = chance_prob[h]
+      if not (q >= 0.0 and q <= 1.0):
+        return p
+      total[p] += q
+  for h in range(num_histories):
+    if node_player[h] == CHANCE and not abs(total[h] - 1.0) <= tolerance:
+      return h
+  return -1
+
+
+@jit
+def utility_problem(node_player, utility):
+  """The first history whose utility row is not finite, or is non-zero
+  away from a terminal; -1 when every row is fine."""
+  for h in range(utility.shape[0]):
+    terminal = node_player[h] == TERMINAL
+    for p in range(utility.shape[1]):
+      u = utility[h, p]
+      if not np.isfinite(u) or (u != 0.0 and not terminal):
+        return h
+  return -1
