@@ -1,0 +1,44 @@
+"""What experiments measure, by name: functions (game, policy) -> float.
+
+NashConv and exploitability (NashConv / players) are distinct names and
+never mixed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def nash_conv(game: str, policy: Any) -> float:
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return se.nash_conv(game, policy)
+
+
+def exploitability(game: str, policy: Any) -> float:
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return se.exploitability(game, policy)
+
+
+def sequential_gap_mean(game: str, policy: Any) -> float:
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return se.sequential_gap(game, policy).mean
+
+
+def sequential_gap_max(game: str, policy: Any) -> float:
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return se.sequential_gap(game, policy).max
+
+
+METRICS: dict[str, Callable[[str, Any], float]] = {
+    "nash_conv": nash_conv,
+    "exploitability": exploitability,
+    "sequential_gap_mean": sequential_gap_mean,
+    "sequential_gap_max": sequential_gap_max,
+}
+
+
+def check_metrics(names) -> None:
+  unknown = [name for name in names if name not in METRICS]
+  if unknown:
+    raise ValueError(f"unknown metric(s) {unknown}; accepted: "
+                     f"{sorted(METRICS)}.")

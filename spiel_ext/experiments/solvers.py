@@ -1,0 +1,85 @@
+"""The algorithms experiments can run, by label.
+
+A label maps to a solver factory (a module-level function, so worker
+processes and Ray tasks can unpickle it) and the hyperparameters the papers
+use. ``random`` starts give each seed its own initial strategy: random
+cumulative regrets for the CFR family, a Dirichlet(1) strategy for
+fictitious play, as the papers' multi-start runs do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any, Callable
+
+import pyspiel
+
+
+def build_solver(game: str, seed: int = 0, *, solver: str, **hyperparameters):
+  """``spiel_ext.algorithms.<solver>(game, seed=seed, **hyperparameters)``."""
+  from spiel_ext import algorithms  # pylint: disable=g-import-not-at-top
+  return getattr(algorithms, solver)(game, seed=seed, **hyperparameters)
+
+
+def build_openspiel_cfr(game: str, seed: int = 0):
+  """OpenSpiel's own Python ``cfr.CFRSolver`` (uniform start; ``seed`` is
+  unused: the solver is deterministic)."""
+  del seed
+  from spiel_ext.engine import load_game  # pylint: disable=g-import-not-at-top
+  from open_spiel.python.algorithms import cfr  # pylint: disable=g-import-not-at-top
+  return cfr.CFRSolver(load_game(game))
+
+
+@dataclasses.dataclass(frozen=True)
+class AlgorithmEntry:
+  """A runnable algorithm: its factory and fixed hyperparameters."""
+  factory: Callable[..., Any]
+  hyperparameters: tuple[tuple[str, Any], ...] = ()
+  description: str = ""
+  seeded: bool = True  # False: deterministic, one seed is enough.
+
+
+def _ours(solver: str, description: str, seeded: bool = True,
+          **hyperparameters) -> AlgorithmEntry:
+  return AlgorithmEntry(functools.partial(build_solver, solver=solver),
+                        tuple(sorted(hyperparameters.items())), description,
+                        seeded)
+
+
+ALGORITHMS: dict[str, AlgorithmEntry] = {
+    "CFR": _ours("CFRSolver", "vanilla CFR, random initial regrets",
+                 random_init=True),
+    "CFR (uniform)": _ours("CFRSolver", "vanilla CFR from the uniform "
+                           "strategy (OpenSpiel's start)", seeded=False),
+    "CFR+": _ours("CFRPlusSolver", "CFR+, random initial regrets",
+                  random_init=True),
+    "XFP": _ours("XFPSolver", "XFP, random initial strategy",
+                 initial_policy="random"),
+    "GXFP": _ours("GXFPSolver", "GXFP, random initial strategy",
+                  initial_policy="random"),
+    "BUFP(EF)": _ours("BUFPSolver", "BUFP(EF), random initial strategy",
+                      stepsize="ef", initial_policy="random"),
+    "BUFP(X)": _ours("BUFPSolver", "BUFP(X), random initial strategy",
+                     stepsize="x", initial_policy="random"),
+    "OpenSpiel CFR (Python)": AlgorithmEntry(
+        build_openspiel_cfr, (), "OpenSpiel's cfr.CFRSolver, uniform start",
+        seeded=False),
+}
+
+
+def check_algorithms(names) -> None:
+  unknown = [name for name in names if name not in ALGORITHMS]
+  if unknown:
+    raise ValueError(f"unknown algorithm(s) {unknown}; accepted: "
+                     f"{sorted(ALGORITHMS)}.")
+
+
+def game_string(game: str) -> str:
+  """The canonical game string (``leduc_poker()``), loading our games."""
+  import spiel_ext.games  # pylint: disable=g-import-not-at-top,unused-import
+  try:
+    return str(pyspiel.load_game(game))
+  except pyspiel.SpielError as error:
+    raise ValueError(f"cannot load game {game!r}: "
+                     f"{str(error).splitlines()[0]}") from None
