@@ -15,6 +15,7 @@ import pandas as pd
 
 from spiel_ext.experiments.spec import Experiment, Scale, Settings
 from spiel_ext.results.figures import line_figure
+from spiel_ext.results.labels import game_label
 from spiel_ext.results.tables import write_table
 
 _OPENSPIEL = "OpenSpiel CFR (Python)"
@@ -67,6 +68,7 @@ def summarize(frame: pd.DataFrame, settings: Settings,
         row["iterations/s"] / reference.loc[row.game, "iterations/s"]
         if row.game in reference.index else float("nan")
         for _, row in table.iterrows()]
+  table["game"] = table["game"].map(game_label)
   tables = write_table(
       table, folder / "tables" / "summary",
       caption="NashConv (final, and where OpenSpiel's Python CFR stops) "

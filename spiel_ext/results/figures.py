@@ -16,6 +16,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top,wrong-import-position
 import pandas as pd  # pylint: disable=g-import-not-at-top,wrong-import-position
 
+from spiel_ext.results.labels import game_label  # pylint: disable=g-import-not-at-top,wrong-import-position
+
 METRIC_LABELS = {
     "nash_conv": "NashConv",
     "exploitability": "exploitability (NashConv / players)",
@@ -80,7 +82,8 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
       axis.set_xscale("log")
     if log_y and (subset["value"] > 0).all():
       axis.set_yscale("log")
-    axis.set_title(str(panel_value), fontsize=10)
+    axis.set_title(game_label(str(panel_value)) if panel == "game"
+                   else str(panel_value), fontsize=10)
     axis.set_xlabel(x)
     axis.set_ylabel(METRIC_LABELS.get(metric, metric))
     axis.grid(True, which="major", alpha=0.3)
