@@ -1,0 +1,104 @@
+"""run_experiments.py as a user runs it: outputs, resume, usage errors."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from spiel_ext.experiments import EXPERIMENTS, settings_for
+from spiel_ext.experiments.spec import build_jobs, evaluation_points
+from spiel_ext.results import COLUMNS, load_results
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*flags, check=True):
+  result = subprocess.run(
+      [sys.executable, str(ROOT / "run_experiments.py"), "--quiet", *flags],
+      capture_output=True, text=True, cwd=ROOT, timeout=600)
+  if check and result.returncode != 0:
+    raise AssertionError(result.stdout + result.stderr)
+  return result
+
+
+def test_small_quickstart_writes_results_figure_and_table(tmp_path):
+  result = _run("--experiment=quickstart", f"--output_dir={tmp_path}",
+                "--iterations=40", "--seeds=2",
+                "--algorithms=CFR (uniform),OpenSpiel CFR (Python),CFR+")
+  folder = tmp_path / "quickstart"
+  for name in ["results.parquet", "results.csv", "figures/nash_conv.png",
+               "figures/nash_conv.pdf", "tables/summary.md",
+               "tables/summary.tex"]:
+    assert (folder / name).exists(), name
+    assert str(folder / name) in result.stdout or name.startswith("results")
+  frame = pd.read_parquet(folder / "results.parquet")
+  assert list(frame.columns) == list(COLUMNS)
+  pd.testing.assert_frame_equal(frame, load_results(folder))
+  # Our CFR from the uniform start equals OpenSpiel's, iteration for
+  # iteration (OpenSpiel's runs 30 iterations at quick scale).
+  ours = frame[frame.algorithm == "CFR (uniform)"].set_index("iteration")
+  theirs = frame[frame.algorithm == "OpenSpiel CFR (Python)"].set_index(
+      "iteration")
+  common = ours.index.intersection(theirs.index)
+  assert 30 in common
+  assert ours.loc[common, "value"].values == pytest.approx(
+      theirs.loc[common, "value"].values, abs=1e-9)
+  assert frame[frame.algorithm == "CFR+"].seed.nunique() == 2
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["--experiment=nope"], "--experiment: unknown"),
+    (["--iterations=0"], "--iterations"),
+    (["--seeds=-2"], "--seeds"),
+    (["--seed=-1"], "--seed"),
+    (["--algorithms=Magic"], "unknown algorithm"),
+    (["--games=no_such_game"], "no_such_game"),
+    (["--scale=huge"], "--scale"),
+    (["--executor=dask"], "--executor"),
+])
+def test_bad_flags_are_one_line_usage_errors(tmp_path, flags, message):
+  result = _run(f"--output_dir={tmp_path}", *flags, check=False)
+  assert result.returncode != 0
+  assert message in result.stderr
+  assert "Traceback" not in result.stderr
+
+
+def test_unwritable_output_dir_is_a_usage_error(tmp_path):
+  blocker = tmp_path / "file"
+  blocker.write_text("x")
+  result = _run(f"--output_dir={blocker}/sub", check=False)
+  assert result.returncode != 0 and "--output_dir" in result.stderr
+  assert "Traceback" not in result.stderr
+
+
+def test_resume_refuses_a_different_run(tmp_path):
+  _run("--experiment=quickstart", f"--output_dir={tmp_path}",
+       "--iterations=10", "--seeds=1", "--algorithms=CFR")
+  result = _run("--experiment=quickstart", f"--output_dir={tmp_path}",
+                "--iterations=20", "--seeds=1", "--algorithms=CFR",
+                "--resume", check=False)
+  assert result.returncode != 0
+  assert "different settings (iterations)" in result.stderr
+
+
+def test_list_names_every_experiment():
+  result = _run("--list")
+  for name in EXPERIMENTS:
+    assert name in result.stdout
+
+
+def test_evaluation_points():
+  assert evaluation_points(10, 3) == (3, 6, 9, 10)
+  points = evaluation_points(1000, None)
+  assert points[0] == 1 and points[-1] == 1000 and len(points) >= 20
+  assert evaluation_points(100, None, extra=(30,)).count(30) == 1
+
+
+def test_jobs_cover_games_algorithms_and_seeds():
+  settings = settings_for(EXPERIMENTS["bufp_convergence"], "quick",
+                          iterations=5, seeds=2)
+  jobs = build_jobs(settings)
+  assert len(jobs) == 3 * 4 * 2
+  assert len({job.unit.unit_id for job in jobs}) == len(jobs)
