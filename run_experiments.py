@@ -53,6 +53,9 @@ flags.DEFINE_string("ray_address", None,
                     "Ray cluster to join ('auto' or host:port); default: "
                     "start a local Ray instance.")
 flags.DEFINE_bool("quiet", False, "No progress bars.")
+flags.DEFINE_string("report_path", "docs/reproduction.md",
+                    "Where --experiment=report writes the reproduction "
+                    "report.")
 flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, seed+1, "
                      "... (an integer >= 0).", lower_bound=0)
 
@@ -63,6 +66,8 @@ def _list_experiments(experiments) -> None:
     print(f"{name:<{width}}  {experiment.description}")
     if experiment.cost:
       print(f"{'':<{width}}  cost: {experiment.cost}")
+  print(f"{'report':<{width}}  writes --report_path from the results in "
+        "--output_dir")
 
 
 def _check_output_dir(path: str) -> None:
@@ -81,14 +86,20 @@ def main(argv):
     raise app.UsageError(f"unexpected arguments: {argv[1:]}")
   from spiel_ext.executors import make_executor  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import (EXPERIMENTS, run_experiment,  # pylint: disable=g-import-not-at-top
-                                     settings_for)
+                                     settings_for,
+                                     write_reproduction_report)
   if FLAGS.list:
     _list_experiments(EXPERIMENTS)
+    return
+  if FLAGS.experiment == ["report"]:
+    path = write_reproduction_report(EXPERIMENTS, FLAGS.output_dir,
+                                     FLAGS.report_path)
+    print(f"report: {path}")
     return
   unknown = [name for name in FLAGS.experiment if name not in EXPERIMENTS]
   if unknown:
     raise app.UsageError(f"--experiment: unknown {unknown}; accepted: "
-                         f"{', '.join(sorted(EXPERIMENTS))}.")
+                         f"{', '.join(sorted(EXPERIMENTS))}, or report.")
   _check_output_dir(FLAGS.output_dir)
   try:
     executor = make_executor(FLAGS.executor, FLAGS.workers, FLAGS.ray_address)

@@ -7,11 +7,13 @@ Each is a short declaration (:class:`spec.Experiment`) in its own module;
 from spiel_ext.experiments.bufp import BUFP_CONVERGENCE
 from spiel_ext.experiments.quickstart import QUICKSTART
 from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
-                                        Settings, run_experiment, settings_for)
+                                        Settings, run_experiment, settings_for,
+                                        write_reproduction_report)
 
 EXPERIMENTS: dict[str, Experiment] = {
     experiment.name: experiment for experiment in [QUICKSTART, BUFP_CONVERGENCE]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",
-           "Settings", "run_experiment", "settings_for"]
+           "Settings", "run_experiment", "settings_for",
+           "write_reproduction_report"]

@@ -23,6 +23,7 @@ from spiel_ext.executors import Job, WorkUnit, run_jobs
 from spiel_ext.experiments.metrics import METRICS, check_metrics
 from spiel_ext.experiments.solvers import (ALGORITHMS, check_algorithms,
                                            game_string)
+from spiel_ext.results.report import Claim, write_report
 from spiel_ext.results.store import canonical_json, load_results, write_merged
 
 SCALES = ("quick", "paper")
@@ -75,8 +76,10 @@ class Experiment:
   """A named experiment.
 
   Attributes:
-    summarize: (results DataFrame, settings, output folder) -> Outputs minus
-      results (figures and tables it wrote).
+    summarize: (results DataFrame, settings, output folder) -> (figures,
+      tables) it wrote.
+    claims: (results DataFrame, settings) -> the paper's claims with our
+      numbers and verdicts, for the reproduction report.
   """
   name: str
   description: str
@@ -86,6 +89,7 @@ class Experiment:
   summarize: Callable[[pd.DataFrame, Settings, Path], tuple[list[Path],
                                                           list[Path]]]
   cost: str = ""
+  claims: Callable[[pd.DataFrame, Settings], list[Claim]] | None = None
 
 
 def evaluation_points(iterations: int, eval_every: int | None,
@@ -186,3 +190,48 @@ def run_experiment(experiment: Experiment, settings: Settings,
   results = list(write_merged(folder, frame))
   figures, tables = experiment.summarize(frame, settings, folder)
   return Outputs(results, figures, tables)
+
+
+def command_for(settings: Settings) -> str:
+  """The command that regenerates a run with these settings."""
+  return (f"python run_experiments.py --experiment={settings.experiment} "
+          f"--scale={settings.scale}")
+
+
+def stored_settings(folder: Path) -> Settings | None:
+  """The settings of the run stored in ``folder``, if any."""
+  config = folder / "config.json"
+  if not config.exists():
+    return None
+  data = json.loads(config.read_text())
+  for key in ("games", "algorithms", "metrics"):
+    data[key] = tuple(data[key])
+  data["iteration_caps"] = tuple(tuple(pair) for pair in data["iteration_caps"])
+  return Settings(**data)
+
+
+def write_reproduction_report(experiments: dict[str, Experiment],
+                              output_dir: str | Path,
+                              path: str | Path) -> Path:
+  """docs/reproduction.md from every experiment's results in ``output_dir``."""
+  sections = {}
+  for name, experiment in experiments.items():
+    if experiment.claims is None:
+      continue
+    folder = Path(output_dir) / name
+    settings = stored_settings(folder)
+    if settings is None or not (folder / "results.parquet").exists():
+      sections[name] = {"scale": "no", "claims": []}
+      continue
+    frame = pd.read_parquet(folder / "results.parquet")
+    outputs = sorted(str(p.relative_to(Path(output_dir)))
+                     for p in folder.glob("*/*.png")) + sorted(
+                         str(p.relative_to(Path(output_dir)))
+                         for p in folder.glob("tables/*.md"))
+    sections[name] = {"scale": settings.scale,
+                      "claims": experiment.claims(frame, settings),
+                      "outputs": outputs}
+  return write_report(path, sections, preamble=(
+      f"Results read from `{output_dir}`. Verdicts compare the paper's "
+      "statement with our numbers at the scale shown; quick-scale runs use "
+      "fewer iterations and seeds than the papers."))
