@@ -102,3 +102,16 @@ def test_jobs_cover_games_algorithms_and_seeds():
   jobs = build_jobs(settings)
   assert len(jobs) == 3 * 4 * 2
   assert len({job.unit.unit_id for job in jobs}) == len(jobs)
+
+
+def test_ray_executor_writes_the_local_rows(tmp_path):
+  pytest.importorskip("ray")
+  common = ["--experiment=quickstart", "--iterations=12", "--seeds=2",
+            "--algorithms=CFR,XFP", "--checkpoint_every=5"]
+  _run(*common, f"--output_dir={tmp_path / 'local'}")
+  _run(*common, f"--output_dir={tmp_path / 'ray'}", "--executor=ray",
+       "--workers=2")
+  local, ray = (load_results(tmp_path / name / "quickstart").drop(
+      columns="wall_time") for name in ("local", "ray"))
+  assert len(local) == 2 * 2 * len(evaluation_points(12, None))
+  pd.testing.assert_frame_equal(local, ray)
