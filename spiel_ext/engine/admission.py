@@ -38,9 +38,10 @@ def estimate_tree_bytes(num_histories: float, num_players: int,
                         key_bytes: float = 0) -> float:
   """Memory a compiled tree of this shape takes while it is used, in bytes.
 
-  Within a factor of about 1.5 of the measured growth of a process that
-  compiles and evaluates kuhn_poker (4 players), leduc_poker, liars_dice and
-  tic_tac_toe (where the 295k infoset keys are half the total).
+  It overestimates the measured memory growth of a process that compiles
+  and evaluates a game by a factor of 1.3 to 1.7 on tic_tac_toe (where the
+  295k infosets and their keys are half the total), leduc_poker, liars_dice
+  and 4-player kuhn_poker.
   """
   per_history = _HISTORY_BYTES + _HISTORY_BYTES_PER_PLAYER * num_players
   return (num_histories * per_history + num_infosets * _INFOSET_BYTES +
