@@ -281,8 +281,8 @@ def test_belief_action_values_prefer_the_better_action_off_path():
 
 def test_belief_action_values_checks_the_belief():
   tree = compile_game("engine_test_chance")
-  with pytest.raises(ValueError, match=r"belief must be an array of shape "
-                     r"\(15,\)"):
+  with pytest.raises(ValueError, match=r"belief must be a float array of "
+                     r"shape \(15,\)"):
     tree.belief_action_values(tree.uniform_policy(), 1, np.ones(3))
 
 
@@ -475,3 +475,27 @@ def test_clear_compiled_trees_then_compile_again():
   again = compile_game("kuhn_poker")
   assert again is not first
   np.testing.assert_array_equal(again.parent, first.parent)
+
+
+@pytest.mark.parametrize("name,call", [
+    ("policy", lambda tree: tree.values(np.ones((3, 2)))),
+    ("policy", lambda tree: tree.reach([[0.5, 0.5]] * 12)),
+    ("policy", lambda tree: tree.best_response(np.ones((12, 3)), 0)),
+    ("policy", lambda tree: tree.beliefs(np.ones((12, 2), dtype=object), 0)),
+    ("reach", lambda tree: tree.root_values(reach=np.ones((58, 2)))),
+    ("reach", lambda tree: tree.infoset_reach(np.ones(58))),
+    ("values", lambda tree: tree.counterfactual_values(
+        tree.uniform_policy(), values=np.ones((57, 2)))),
+    ("terminal_others", lambda tree: tree.best_response(
+        tree.uniform_policy(), 0, terminal_others=np.ones(58))),
+    ("belief", lambda tree: tree.sequential_best_values(
+        tree.uniform_policy(), 0, np.ones(30))),
+    ("infoset_weight", lambda tree: tree.weighted_best_response(
+        tree.uniform_policy(), 0, infoset_weight=np.ones(12))),
+])
+def test_arrays_of_a_wrong_shape_are_refused_before_the_kernels(name, call):
+  # The numba kernels do not check bounds: a short array would be read past
+  # its end, so the shapes are checked first.
+  with pytest.raises(ValueError, match=f"{name} must be a float array of "
+                     "shape"):
+    call(compile_game("kuhn_poker"))

@@ -225,7 +225,7 @@ class GameTree:
     """Probability of each history's incoming edge under ``policy``."""
     return passes.edge_weights(self.edge_policy_index,
                                self._chance(chance_prob),
-                               np.ascontiguousarray(policy, dtype=np.float64))
+                               self._policy(policy))
 
   # ----------------------------------------------------------------- passes
   # Every pass takes optional ``chance_prob`` ([histories], the probability
@@ -254,8 +254,8 @@ class GameTree:
                   utility: np.ndarray | None = None,
                   reach: np.ndarray | None = None) -> np.ndarray:
     """Each player's expected utility at the root (from terminal reaches)."""
-    if reach is None:
-      reach = self.reach(policy, chance_prob)
+    reach = (self.reach(policy, chance_prob) if reach is None else
+             self._array("reach", reach, self._reach_shape))
     return passes.terminal_values(self.terminals, reach,
                                   self._utility(utility))
 
@@ -268,10 +268,10 @@ class GameTree:
 
     i is the player acting at I. Entries of illegal actions are 0.
     """
-    if reach is None:
-      reach = self.reach(policy, chance_prob)
-    if values is None:
-      values = self.values(policy, chance_prob, utility)
+    reach = (self.reach(policy, chance_prob) if reach is None else
+             self._array("reach", reach, self._reach_shape))
+    values = (self.values(policy, chance_prob, utility) if values is None else
+              self._array("values", values, self.utility.shape))
     return passes.counterfactual_values(
         self.parent, self.node_player, self.infoset, self.action, reach, values,
         self.num_infosets, self.num_distinct_actions)
@@ -299,15 +299,17 @@ class GameTree:
     """
     self.check_player(player)
     if terminal_others is not None:
-      others = terminal_others
+      others = self._array("terminal_others", terminal_others,
+                           self.terminals.shape)
     elif reach is None:
       others = passes.others_reach(
           self.parent, self.parent_slot, self.edge_policy_index,
-          self._chance(chance_prob),
-          np.ascontiguousarray(policy, dtype=np.float64), player)[
+          self._chance(chance_prob), self._policy(policy), player)[
               self.terminals]
     else:
-      others = passes.others_from_reach(reach, player, self.terminals)
+      others = passes.others_from_reach(
+          self._array("reach", reach, self._reach_shape), player,
+          self.terminals)
     return response_passes.best_response(
         self.terminals, self.infoset, self._utility(utility), others, player,
         *self._best_response_schedules[player], self.infoset_legal,
@@ -327,8 +329,9 @@ class GameTree:
       recall, else sum_{h in I} x_i(h) as OpenSpiel's CFR accumulates it;
       others_reach[I] = sum_{h in I} x_{-i}(h).
     """
+    self.check_player(player)
     rows = self.player_rows[player]
-    policy = np.ascontiguousarray(policy, dtype=np.float64)
+    policy = self._policy(policy)
     cfv = np.zeros((rows.stop - rows.start, self.num_distinct_actions))
     track_own = not self.perfect_recall
     own_reach = np.zeros(rows.stop - rows.start)
@@ -351,8 +354,9 @@ class GameTree:
       (equal on every history of I under perfect recall), and
       others[I] = sum_{h in I} x_{-i}(h), chance and opponents' reach.
     """
-    return passes.infoset_reach(self.node_player, self.infoset, reach,
-                                self.num_infosets)
+    return passes.infoset_reach(
+        self.node_player, self.infoset,
+        self._array("reach", reach, self._reach_shape), self.num_infosets)
 
   def uniform_reach(self) -> np.ndarray:
     """reach() of the uniform random profile (computed once)."""
@@ -386,7 +390,7 @@ class GameTree:
     rows = self.player_rows[player]
     others = passes.others_reach(
         self.parent, self.parent_slot, self.edge_policy_index,
-        self.chance_prob, np.ascontiguousarray(policy, dtype=np.float64),
+        self.chance_prob, self._policy(policy),
         player)
     return belief_passes.belief_weights(
         self.node_player, self.infoset, others,
@@ -410,13 +414,9 @@ class GameTree:
       values: ``values(policy)`` if already computed.
     """
     self.check_player(player)
-    if not isinstance(belief, np.ndarray) or belief.shape != (
-        self.num_histories,):
-      raise ValueError(f"belief must be an array of shape "
-                       f"({self.num_histories},); got "
-                       f"{getattr(belief, 'shape', type(belief).__name__)}.")
-    if values is None:
-      values = self.values(policy)
+    belief = self._array("belief", belief, (self.num_histories,))
+    values = (self.values(policy) if values is None else
+              self._array("values", values, self.utility.shape))
     rows = self.player_rows[player]
     edges = self._player_edges[player]
     num_actions = self.num_distinct_actions
@@ -432,6 +432,7 @@ class GameTree:
     with ``belief`` (see :func:`beliefs.sequential_best_values`), [rows]."""
     self.check_player(player)
     rows = self.player_rows[player]
+    belief = self._array("belief", belief, (self.num_histories,))
     return belief_passes.sequential_best_values(
         self.parent, self.parent_slot, self.node_player, self.infoset,
         self.edge_weights(policy), self.utility, player, belief,
@@ -461,6 +462,9 @@ class GameTree:
     if infoset_weight is None:
       infoset_weight = response_passes.counterfactual_weights(
           self.parent, self.node_player, weights, player)
+    else:
+      infoset_weight = self._array("infoset_weight", infoset_weight,
+                                   (self.num_histories,))
     return response_passes.weighted_best_response(
         self.node_player, self.infoset, self.action, weights, self.utility,
         player, *self._level_schedules[player], *self._children,
@@ -557,8 +561,8 @@ class GameTree:
   def _chance(self, chance_prob: np.ndarray | None) -> np.ndarray:
     if chance_prob is None:
       return self.chance_prob
-    self._check_override("chance_prob", chance_prob, self.chance_prob.shape)
-    chance_prob = np.ascontiguousarray(chance_prob, dtype=np.float64)
+    chance_prob = self._array("chance_prob", chance_prob,
+                              self.chance_prob.shape)
     bad = passes.chance_distribution_problem(self.parent, self.node_player,
                                              chance_prob, 1e-9)
     if bad >= 0:
@@ -575,8 +579,7 @@ class GameTree:
   def _utility(self, utility: np.ndarray | None) -> np.ndarray:
     if utility is None:
       return self.utility
-    self._check_override("utility", utility, self.utility.shape)
-    utility = np.ascontiguousarray(utility, dtype=np.float64)
+    utility = self._array("utility", utility, self.utility.shape)
     bad = passes.utility_problem(self.node_player, utility)
     if bad >= 0:
       raise ValueError(
@@ -585,12 +588,22 @@ class GameTree:
           f"({self.state(bad).history_str()!r}) has {utility[bad].tolist()}.")
     return utility
 
-  def _check_override(self, name: str, value: object,
-                      shape: tuple[int, ...]) -> None:
-    if not isinstance(value, np.ndarray) or value.shape != shape or not (
-        np.issubdtype(value.dtype, np.floating) or
-        np.issubdtype(value.dtype, np.integer)):
+  @property
+  def _reach_shape(self) -> tuple[int, int]:
+    return (self.num_histories, self.num_players + 1)
+
+  def _policy(self, policy: np.ndarray) -> np.ndarray:
+    return self._array("policy", policy,
+                       (self.num_infosets, self.num_distinct_actions))
+
+  def _array(self, name: str, value: object,
+             shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` as a contiguous float64 array, if it is a numeric array of
+    ``shape``; ValueError naming it else (the kernels do not check bounds)."""
+    if (not isinstance(value, np.ndarray) or value.shape != shape or
+        value.dtype.kind not in "biuf"):
       got = (f"{value.dtype} array of shape {value.shape}"
              if isinstance(value, np.ndarray) else type(value).__name__)
       raise ValueError(f"{name} must be a float array of shape {shape} for "
                        f"{self.game_string}; got {got}.")
+    return np.ascontiguousarray(value, dtype=np.float64)
