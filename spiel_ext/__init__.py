@@ -1,8 +1,19 @@
 """spiel_ext: newer equilibrium-finding algorithms as native OpenSpiel solvers.
 
-Subpackages: ``spiel_ext.engine`` (compiled game trees and the shared numba
-passes), ``spiel_ext.algorithms``, ``spiel_ext.games`` and ``spiel_ext.eval``.
-Nothing heavy is imported here; import the subpackage you need.
+``import spiel_ext`` registers the package's games with pyspiel (cheaply: no
+engine, numba or solver is imported), so that
+
+    import pyspiel, spiel_ext
+    game = pyspiel.load_game("spiel_ext_leduc(ranks=5)")
+
+works. The games are ``spiel_ext_leduc``, ``spiel_ext_vnm_poker`` and
+``spiel_ext_unknown_env`` (see :mod:`spiel_ext.games`). Subpackages:
+``spiel_ext.engine`` (compiled game trees and the shared numba passes),
+``spiel_ext.algorithms``, ``spiel_ext.games`` and ``spiel_ext.eval``; import
+the one you need.
 """
 
 __version__ = "0.1.0"
+
+# Registers the games (after __version__, which the engine's cache reads).
+from spiel_ext import games  # pylint: disable=unused-import,g-import-not-at-top  # noqa: E402,F401

@@ -1,5 +1,7 @@
 """The papers' games: rules by hand, OpenSpiel cross-checks, bad parameters."""
 
+import re
+
 import numpy as np
 import pyspiel
 import pytest
@@ -7,12 +9,14 @@ from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import exploitability as openspiel_exploit
 from open_spiel.python.algorithms import sequence_form_lp
 
-import spiel_ext.games  # pylint: disable=unused-import
+import spiel_ext  # pylint: disable=unused-import
 from conftest import random_strategy
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRPlusSolver
 from spiel_ext.engine import compile_game
-from spiel_ext.games.unknown_env import Environment, true_game_string
+from spiel_ext.games import unknown_env
+from spiel_ext.games.unknown_env import (Environment, UnknownEnvGame,
+                                         true_game_string)
 from spiel_ext.policy import to_tabular_policy
 
 SIM_GAMES = [
@@ -23,6 +27,9 @@ SIM_GAMES = [
     "spiel_ext_vnm_poker(hands=7,variant=raise,ante=1.5,bet=3.0,raise_size=1.0)",
     "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=4)",
     "spiel_ext_unknown_env(game=spiel_ext_leduc(bet_cap=4),env_seed=1)",
+    "spiel_ext_leduc(max_raises=0,players=4,ranks=5,suits=1)",
+    "spiel_ext_vnm_poker(hands=2)",
+    "spiel_ext_unknown_env(game=nim(pile_sizes=1;2),env_seed=5)",
 ]
 
 
@@ -256,22 +263,128 @@ def test_learner_view_does_not_expose_hidden_parameters():
     if isinstance(value, np.ndarray) and value.shape == hidden.chance_prob.shape:
       assert not np.allclose(value, hidden.chance_prob), name
       assert not np.allclose(value, hidden.loss_prob), name
-  with pytest.raises(ValueError, match="strategy must be a float array"):
-    env.play_episode(np.ones(3), np.random.default_rng(0))
+
+
+def _counted_strategy_error(env, strategy, error, match):
+  before = env.episodes
+  with pytest.raises(error, match=match):
+    env.play_episode(strategy, np.random.default_rng(0))
+  assert env.episodes == before
+
+
+def test_play_episode_refuses_what_is_not_a_strategy_before_counting():
+  env = Environment("spiel_ext_leduc", env_seed=1)
+  rules = env.rules
+  env.play_episode(rules.uniform_policy(), np.random.default_rng(0))
+  assert env.episodes == 1
+  first_key = re.escape(repr(rules.infoset_keys[0]))
+  _counted_strategy_error(env, np.zeros_like(rules.uniform_policy()),
+                          ValueError, f"strategy .* infoset {first_key}")
+  for row, values in [(5, np.nan), (7, -0.5), (9, 0.4)]:
+    strategy = rules.uniform_policy()
+    legal = np.flatnonzero(rules.infoset_legal[row])
+    strategy[row, legal[0]] = values
+    key = re.escape(repr(rules.infoset_keys[row]))
+    _counted_strategy_error(env, strategy, ValueError,
+                            f"strategy .* infoset {key} \\(row {row}\\)")
+  # Mass on an illegal action (fold when not facing a bet) is not played.
+  strategy = rules.uniform_policy()
+  row = int(np.flatnonzero(~rules.infoset_legal[:, 0])[0])
+  strategy[row] = [0.5, 0.25, 0.25]
+  _counted_strategy_error(env, strategy, ValueError, f"\\(row {row}\\)")
+  _counted_strategy_error(env, rules.uniform_policy().astype(object),
+                          TypeError, "strategy must be an array of real")
+  _counted_strategy_error(env, np.ones(3), ValueError,
+                          "strategy must be a float array of shape")
+  for rng in (0, np.random.RandomState(0), None):
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+      env.play_episode(rules.uniform_policy(), rng)
+  assert env.episodes == 1
+  # Within the tolerance is a distribution.
+  strategy = rules.uniform_policy()
+  strategy[0, 1] += 1e-9
+  env.play_episode(strategy, np.random.default_rng(0))
+  assert env.episodes == 2
+
+
+def test_unknown_env_keeps_probability_zero_outcomes():
+  """Outcomes whose hidden probability is 0 stay in chance_outcomes() (as
+  in the rules), and OpenSpiel's simulation test still passes."""
+  game = UnknownEnvGame({"game": {"name": "kuhn_poker"}, "env_seed": 3})
+  hidden = game.hidden
+  deals = np.flatnonzero(game.base_tree.parent == 0)
+  hidden.chance_prob[deals] = [0.0, 0.25, 0.75]
+  terminals = np.flatnonzero(game.base_tree.is_terminal)
+  hidden.loss_prob[terminals[::2]] = 0.0
+  hidden.loss_prob[terminals[1::2]] = 1.0
+  state = game.new_initial_state()
+  assert state.chance_outcomes() == [(0, 0.0), (1, 0.25), (2, 0.75)]
+  state.apply_action(1)
+  state.apply_action(0)
+  state.apply_action(0)
+  state.apply_action(0)           # Pass, pass: a base terminal.
+  assert state.is_chance_node()
+  assert sorted(p for _, p in state.chance_outcomes()) == [0.0, 1.0]
+  pyspiel.random_sim_test(game, num_sims=30, serialize=False, verbose=False)
+
+
+def test_unknown_env_states_share_the_instance_not_copy_it():
+  game = pyspiel.load_game(true_game_string("kuhn_poker", 2))
+  state = game.new_initial_state()
+  state.apply_action(0)
+  clone = state.clone()
+  child = state.child(1)
+  assert clone._instance is state._instance is game.instance  # pylint: disable=protected-access
+  assert child._instance is game.instance  # pylint: disable=protected-access
+  assert child.base_state.history() == [0, 1]
+  assert state.base_state.history() == [0]
+  assert not hasattr(unknown_env, "_INSTANCES")
 
 
 @pytest.mark.parametrize("game_name,message", [
-    ("spiel_ext_leduc(ranks=1)", "ranks must be >= 2"),
+    ("spiel_ext_leduc(ranks=0)", "ranks must be an integer in 2..13; got 0"),
+    ("spiel_ext_leduc(ranks=14)", "ranks must be an integer in 2..13"),
+    ("spiel_ext_leduc(suits=0)", "suits must be an integer >= 1; got 0"),
+    ("spiel_ext_leduc(players=1)", "players must be an integer in 2..10"),
+    ("spiel_ext_leduc(players=11)", "players must be an integer in 2..10"),
+    ("spiel_ext_leduc(ante=-1)", "ante must be an integer >= 1; got -1"),
     ("spiel_ext_leduc(raise_sizes=0 4)", "raise_sizes must be two positive"),
     ("spiel_ext_leduc(raise_sizes=1 2 3)", "raise_sizes must be two positive"),
+    ("spiel_ext_leduc(max_raises=-1)", "max_raises must be an integer >= 0"),
+    ("spiel_ext_leduc(bet_cap=-3)", "bet_cap must be an integer >= 0"),
     ("spiel_ext_leduc(ante=3,bet_cap=2)", "bet_cap must be 0 .* or at least"),
     ("spiel_ext_leduc(players=6,ranks=3)", "too few cards"),
-    ("spiel_ext_vnm_poker(hands=1)", "hands must be >= 2"),
-    ("spiel_ext_vnm_poker(variant=limit)", "variant must be one of"),
-    ("spiel_ext_vnm_poker(bet=-1.0)", "bet must be positive"),
+    ("spiel_ext_vnm_poker(hands=0)", "hands must be an integer >= 2"),
+    ("spiel_ext_vnm_poker(variant=x)", "variant must be one of"),
+    ("spiel_ext_vnm_poker(bet=-1.0)", "bet must be a finite number > 0"),
+    ("spiel_ext_vnm_poker(ante=0.0)", "ante must be a finite number > 0"),
     ("spiel_ext_unknown_env(game=leduc_poker(players=3))", "two players"),
-    ("spiel_ext_unknown_env(env_seed=-1)", "env_seed must be >= 0"),
+    ("spiel_ext_unknown_env(env_seed=-1,game=tic_tac_toe())",
+     "env_seed must be an integer >= 0; got -1"),
 ])
 def test_bad_parameters_fail_at_load_time(game_name, message):
-  with pytest.raises(ValueError, match=message):
+  with pytest.raises(ValueError, match=message) as error:
     pyspiel.load_game(game_name)
+  assert game_name.split("(")[0] in str(error.value)
+
+
+@pytest.mark.parametrize("game_name,params,message", [
+    ("spiel_ext_leduc", {"raise_sizes": "2"}, "raise_sizes must be two"),
+    ("spiel_ext_leduc", {"raise_sizes": "a b"}, "raise_sizes must be two"),
+    ("spiel_ext_vnm_poker", {"bet": float("inf")}, "bet must be a finite"),
+    ("spiel_ext_vnm_poker", {"raise_size": float("nan")},
+     "raise_size must be a finite"),
+])
+def test_bad_parameter_values_given_as_a_dict(game_name, params, message):
+  with pytest.raises(ValueError, match=message):
+    pyspiel.load_game(game_name, params)
+
+
+def test_seed_free_two_player_base_games_are_accepted():
+  """A base game without chance nodes: only the rewards are hidden."""
+  game = pyspiel.load_game("spiel_ext_unknown_env(game=nim(pile_sizes=1;2))")
+  tree = compile_game(game)
+  assert tree.num_players == 2
+  assert set(np.unique(tree.utility[tree.is_terminal])) <= {-1.0, 1.0}
+  with pytest.raises(ValueError, match="env_seed must be an integer >= 0"):
+    Environment("kuhn_poker", env_seed=-1)

@@ -1,16 +1,24 @@
-"""What the spiel_ext games share: their GameType and a string observer."""
+"""What the spiel_ext games share: their GameType, parameter checks and the
+observer base class (strings, and tensors with named numpy views)."""
 
 from __future__ import annotations
+
+import enum
+import math
+import numbers
+from typing import Sequence
 
 import numpy as np
 import pyspiel
 
 
 def poker_game_type(short_name: str, long_name: str, parameters: dict,
-                    min_players: int = 2,
-                    max_players: int = 2) -> pyspiel.GameType:
+                    min_players: int = 2, max_players: int = 2,
+                    information_state_tensor: bool = True,
+                    observation_tensor: bool = True) -> pyspiel.GameType:
   """Sequential, explicit-chance, imperfect-information, zero-sum, terminal
-  rewards, string observations only (no tensors)."""
+  rewards, with information-state and observation strings (and tensors
+  unless told otherwise)."""
   return pyspiel.GameType(
       short_name=short_name,
       long_name=long_name,
@@ -22,34 +30,91 @@ def poker_game_type(short_name: str, long_name: str, parameters: dict,
       max_num_players=max_players,
       min_num_players=min_players,
       provides_information_state_string=True,
-      provides_information_state_tensor=False,
+      provides_information_state_tensor=information_state_tensor,
       provides_observation_string=True,
-      provides_observation_tensor=False,
+      provides_observation_tensor=observation_tensor,
       parameter_specification=parameters)
 
 
-class StringObserver:
-  """Base of our observers: strings only, so the tensor is empty.
+def check_integer(game: str, name: str, value: int, low: int,
+                  high: int | None = None) -> int:
+  """``value`` if it is an int in [low, high]; ValueError naming it else."""
+  accepted = (f"an integer >= {low}" if high is None else
+              f"an integer in {low}..{high}")
+  if (isinstance(value, (bool, np.bool_)) or
+      not isinstance(value, numbers.Integral) or value < low or
+      (high is not None and value > high)):
+    raise ValueError(f"{game}: {name} must be {accepted}; got {value!r}.")
+  return int(value)
 
-  Subclasses implement ``string_from(state, player)``; ``perfect_recall``,
-  ``private`` (the observing player's private information) and ``public``
-  say what the requested observation type includes.
+
+def check_positive(game: str, name: str, value: float) -> float:
+  """``value`` if it is a finite number > 0; ValueError naming it else."""
+  if (isinstance(value, (bool, np.bool_)) or
+      not isinstance(value, numbers.Real) or not math.isfinite(value) or
+      value <= 0):
+    raise ValueError(f"{game}: {name} must be a finite number > 0; got "
+                     f"{value!r}.")
+  return float(value)
+
+
+class PrivateInfo(enum.Enum):
+  """Whose private information an observation includes."""
+  NONE = "none"
+  SINGLE_PLAYER = "single"
+  ALL_PLAYERS = "all"
+
+
+class Observer:
+  """Base of our observers (OpenSpiel's PyObserver interface).
+
+  ``tensor`` is one flat float32 array; ``dict`` maps each piece's name to a
+  reshaped numpy view into it. Subclasses set what they need, call this
+  constructor, and implement ``pieces()`` (the (name, shape) list the
+  requested observation includes), ``fill(state, player)`` (writes the
+  pieces into the zeroed views) and ``string_from(state, player)``.
+
+  Args:
+    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+      default observation (imperfect recall, public and own private info).
+    params: observation parameters; none are supported.
+
+  Raises:
+    ValueError: ``params`` is not empty.
   """
 
   def __init__(self, iig_obs_type, params):
     if params:
-      raise ValueError(f"Observation parameters not supported; got {params}.")
+      raise ValueError(f"Observation parameters are not supported; got "
+                       f"{params}.")
     iig_obs_type = iig_obs_type or pyspiel.IIGObservationType(
         perfect_recall=False)
     self.perfect_recall = iig_obs_type.perfect_recall
-    self.private = (iig_obs_type.private_info ==
-                    pyspiel.PrivateInfoType.SINGLE_PLAYER)
     self.public = iig_obs_type.public_info
-    self.tensor = np.zeros(0, np.float32)
+    self.private = {
+        pyspiel.PrivateInfoType.NONE: PrivateInfo.NONE,
+        pyspiel.PrivateInfoType.SINGLE_PLAYER: PrivateInfo.SINGLE_PLAYER,
+        pyspiel.PrivateInfoType.ALL_PLAYERS: PrivateInfo.ALL_PLAYERS,
+    }[iig_obs_type.private_info]
+    pieces = self.pieces()
+    sizes = [math.prod(shape) for _, shape in pieces]
+    self.tensor = np.zeros(sum(sizes), np.float32)
     self.dict = {}
+    start = 0
+    for (name, shape), size in zip(pieces, sizes):
+      self.dict[name] = self.tensor[start:start + size].reshape(shape)
+      start += size
 
-  def set_from(self, state, player):
-    del state, player
+  def pieces(self) -> Sequence[tuple[str, tuple[int, ...]]]:
+    raise NotImplementedError
 
-  def string_from(self, state, player):
+  def set_from(self, state, player: int) -> None:
+    """Writes the observation of ``state`` by ``player`` into ``tensor``."""
+    self.tensor.fill(0.0)
+    self.fill(state, player)
+
+  def fill(self, state, player: int) -> None:
+    raise NotImplementedError
+
+  def string_from(self, state, player: int) -> str:
     raise NotImplementedError

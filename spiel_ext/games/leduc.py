@@ -1,21 +1,35 @@
-"""Parameterized Leduc hold'em: ``spiel_ext_leduc`` (SPEC section 4).
+"""Parameterized Leduc hold'em: ``spiel_ext_leduc``.
 
-Rules follow OpenSpiel's ``leduc_poker`` exactly when the parameters are its
-defaults (ranks=3, suits=2, ante=1, raise_sizes="2 4", max_raises=2, no bet
-cap, 2 players): the same chance outcomes (card ids), the same action ids
-(0 fold, 1 check/call, 2 bet/raise), the same round-ending and showdown
-rules, hence the same tree (9,457 histories, 936 infosets) and values.
+Leduc hold'em (Southey, Bowling, Larson, Piccione, Burch, Billings, Rayner,
+"Bayes' Bluff: Opponent Modelling in Poker", UAI 2005) with its deck,
+stakes and number of players as parameters. With the default parameters
+(ranks=3, suits=2, ante=1, raise_sizes="2 4", max_raises=2, no bet cap, 2
+players) it is OpenSpiel's ``leduc_poker`` exactly: the same chance
+outcomes (card ids), the same action ids (0 fold, 1 check/call, 2
+bet/raise), the same round-ending and showdown rules, hence the same tree
+(9,457 histories, 936 infosets) and values, and the same tensors.
 
   ranks, suits   deck of ranks * suits cards; card c has rank c // suits.
-  ante           chips every player puts in first.
+  ante           chips every player puts in first (>= 1).
   raise_sizes    chips a raise adds in round 1 and round 2 ("2 4").
-  max_raises     raises allowed per round.
+  max_raises     raises allowed per round (>= 0).
   bet_cap        0 for none; otherwise a raise is illegal when it would take
-                 the raiser's total contribution above the cap ("Leduc(k)"
-                 of seed 004 is bet_cap=k).
-  players        2 or more (OpenSpiel's 3-player Leduc is players=3,ranks=4).
+                 the raiser's total contribution above the cap.
+  players        2 to 10 (OpenSpiel's 3-player Leduc is players=3,ranks=4).
 
-"5-Leduc" of seed 000 is ``spiel_ext_leduc(ranks=5)``.
+The "5-Leduc" of Ju, Fang, Luo, "Beyond Nash Equilibrium: Achieving
+Bayesian Perfect Equilibrium with Belief Update Fictitious Play", DDCLS
+2024, arXiv:2409.02706 (Figures 1-2) is ``spiel_ext_leduc(ranks=5)``.
+
+Tensors (OpenSpiel's ``leduc_poker`` layout, sized by the parameters; with
+n players, D = ranks * suits cards and B = n + max_raises * (n - 1), the
+most actions a betting round can have):
+
+  information state  player one-hot [n], private card one-hot [D], public
+                     card one-hot [D], betting [2 rounds, B, 2] with a call
+                     or check as (1, 0), a raise as (0, 1), a fold as (0, 0).
+  observation        player one-hot [n], private card one-hot [D], public
+                     card one-hot [D], each player's contribution [n].
 """
 
 from __future__ import annotations
@@ -24,19 +38,20 @@ import dataclasses
 
 import pyspiel
 
-from spiel_ext.games.common import StringObserver, poker_game_type
+from spiel_ext.games.common import (Observer, PrivateInfo, check_integer,
+                                    poker_game_type)
 
 FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "Fold", CALL: "Call", RAISE: "Raise"}
 _ACTION_LETTERS = {FOLD: "f", CALL: "c", RAISE: "r"}
 _RANK_LABELS = "23456789TJQKA"
 _SUIT_LABELS = "shdc"
+_NAME = "spiel_ext_leduc"
 
 _DEFAULTS = {"ranks": 3, "suits": 2, "ante": 1, "raise_sizes": "2 4",
              "max_raises": 2, "bet_cap": 0, "players": 2}
 
-_GAME_TYPE = poker_game_type("spiel_ext_leduc",
-                             "Parameterized Leduc hold'em (spiel_ext)",
+_GAME_TYPE = poker_game_type(_NAME, "Parameterized Leduc hold'em (spiel_ext)",
                              _DEFAULTS, min_players=2, max_players=10)
 
 
@@ -46,8 +61,8 @@ def _parse_raise_sizes(text) -> tuple[int, int]:
   except ValueError:
     sizes = ()
   if len(sizes) != 2 or min(sizes) <= 0:
-    raise ValueError("spiel_ext_leduc: raise_sizes must be two positive "
-                     f"integers such as '2 4' (round 1, round 2); got {text!r}.")
+    raise ValueError(f"{_NAME}: raise_sizes must be two positive integers "
+                     f"such as '2 4' (round 1, round 2); got {text!r}.")
   return sizes
 
 
@@ -60,8 +75,8 @@ def rank_labels(ranks: int) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class LeducRules:
-  """The parameters, validated; states keep a reference (plain data, so
-  OpenSpiel's state cloning copies it)."""
+  """The parameters; states keep a reference (plain data, so OpenSpiel's
+  state cloning copies it cheaply)."""
   ranks: int
   suits: int
   ante: int
@@ -70,9 +85,49 @@ class LeducRules:
   bet_cap: int
   players: int
 
+  @classmethod
+  def from_parameters(cls, params: dict) -> "LeducRules":
+    """Validated rules from pyspiel's parameter dict.
+
+    Raises:
+      ValueError: a parameter outside its accepted values (named).
+    """
+    values = dict(_DEFAULTS)
+    values.update(params or {})
+    rules = cls(
+        ranks=check_integer(_NAME, "ranks", values["ranks"], 2,
+                            len(_RANK_LABELS)),
+        suits=check_integer(_NAME, "suits", values["suits"], 1),
+        ante=check_integer(_NAME, "ante", values["ante"], 1),
+        raise_sizes=_parse_raise_sizes(values["raise_sizes"]),
+        max_raises=check_integer(_NAME, "max_raises", values["max_raises"], 0),
+        bet_cap=check_integer(_NAME, "bet_cap", values["bet_cap"], 0),
+        players=check_integer(_NAME, "players", values["players"], 2, 10))
+    if rules.deck_size < rules.players + 1:
+      raise ValueError(
+          f"{_NAME}: {rules.ranks} ranks x {rules.suits} suits is too few "
+          f"cards for {rules.players} players and a public card; ranks * "
+          f"suits must be at least players + 1.")
+    if rules.bet_cap and rules.bet_cap < rules.ante:
+      raise ValueError(
+          f"{_NAME}: bet_cap must be 0 (no cap) or at least the ante "
+          f"({rules.ante}); got {rules.bet_cap}.")
+    return rules
+
   @property
   def deck_size(self) -> int:
     return self.ranks * self.suits
+
+  @property
+  def bets_per_round(self) -> int:
+    """The most actions a betting round can have: up to n - 1 checks and a
+    raise, then at most n - 1 actions after each raise."""
+    return self.players + self.max_raises * (self.players - 1)
+
+  @property
+  def max_contribution(self) -> int:
+    top = self.ante + self.max_raises * sum(self.raise_sizes)
+    return min(top, self.bet_cap) if self.bet_cap else top
 
   def card_label(self, card: int) -> str:
     rank = rank_labels(self.ranks)[card // self.suits]
@@ -80,66 +135,35 @@ class LeducRules:
             str(card % self.suits))
     return rank + suit
 
-  def validate(self) -> None:
-    if self.ranks < 2:
-      raise ValueError(f"spiel_ext_leduc: ranks must be >= 2; got {self.ranks}.")
-    if self.ranks > len(_RANK_LABELS):
-      raise ValueError(f"spiel_ext_leduc: ranks must be <= 13; got "
-                       f"{self.ranks}.")
-    if self.suits < 1:
-      raise ValueError(f"spiel_ext_leduc: suits must be >= 1; got {self.suits}.")
-    if self.players < 2 or self.players > 10:
-      raise ValueError("spiel_ext_leduc: players must be in 2..10; got "
-                       f"{self.players}.")
-    if self.ranks * self.suits < self.players + 1:
-      raise ValueError(
-          f"spiel_ext_leduc: {self.ranks} ranks x {self.suits} suits is too "
-          f"few cards for {self.players} players and a public card.")
-    if self.ante < 1:
-      raise ValueError(f"spiel_ext_leduc: ante must be >= 1; got {self.ante}.")
-    if self.max_raises < 0:
-      raise ValueError("spiel_ext_leduc: max_raises must be >= 0; got "
-                       f"{self.max_raises}.")
-    if self.bet_cap < 0 or (self.bet_cap and self.bet_cap < self.ante):
-      raise ValueError(
-          "spiel_ext_leduc: bet_cap must be 0 (no cap) or at least the ante "
-          f"({self.ante}); got {self.bet_cap}.")
-
-
 
 class LeducGame(pyspiel.Game):
-  """Leduc hold'em with the parameters of the module docstring."""
+  """Leduc hold'em with the parameters of the module docstring.
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: a parameter outside its accepted values (named).
+  """
 
   def __init__(self, params=None):
-    values = dict(_DEFAULTS)
-    values.update(params or {})
-    self.rules = LeducRules(
-        ranks=int(values["ranks"]), suits=int(values["suits"]),
-        ante=int(values["ante"]),
-        raise_sizes=_parse_raise_sizes(values["raise_sizes"]),
-        max_raises=int(values["max_raises"]), bet_cap=int(values["bet_cap"]),
-        players=int(values["players"]))
-    self.rules.validate()
+    self.rules = LeducRules.from_parameters(params)
     rules = self.rules
-    max_contribution = rules.ante + rules.max_raises * sum(rules.raise_sizes)
-    if rules.bet_cap:
-      max_contribution = min(max_contribution, rules.bet_cap)
-    per_round = rules.players * (rules.max_raises + 1)
     info = pyspiel.GameInfo(
         num_distinct_actions=3,
         max_chance_outcomes=rules.deck_size,
         num_players=rules.players,
-        min_utility=-float(max_contribution),
-        max_utility=float((rules.players - 1) * max_contribution),
+        min_utility=-float(rules.max_contribution),
+        max_utility=float((rules.players - 1) * rules.max_contribution),
         utility_sum=0.0,
-        max_game_length=rules.players + 1 + 2 * per_round)
+        max_game_length=2 * rules.bets_per_round)
     super().__init__(_GAME_TYPE, info, params or {})
 
   def new_initial_state(self):
     return LeducState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return LeducObserver(iig_obs_type, params)
+    return LeducObserver(self.rules, iig_obs_type, params)
 
 
 class LeducState(pyspiel.State):
@@ -292,17 +316,62 @@ def _betting(sequences) -> str:
                     for seq in sequences)
 
 
-class LeducObserver(StringObserver):
-  """Infostate string (perfect recall): the player, their card, the public
-  card and every betting action so far, e.g.
-  ``[Player 1][Card Qs][Public Kh][Bets rc | c]``. The observation string
-  (imperfect recall) shows contributions instead of the betting history."""
+class LeducObserver(Observer):
+  """Strings and tensors of a Leduc state (tensor layout: module docstring).
+
+  The infostate string (perfect recall) shows the player, their card, the
+  public card and every betting action so far, e.g.
+  ``[Player 1][Card Qs][Public Kh][Bets rc | c]``; the observation string
+  (imperfect recall) shows the round and contributions instead of the
+  betting history.
+  """
+
+  def __init__(self, rules: LeducRules, iig_obs_type=None, params=None):
+    self._rules = rules
+    super().__init__(iig_obs_type, params)
+
+  def pieces(self):
+    players, deck = self._rules.players, self._rules.deck_size
+    pieces = [("player", (players,))]
+    if self.private == PrivateInfo.SINGLE_PLAYER:
+      pieces.append(("private_card", (deck,)))
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      pieces.append(("private_cards", (players, deck)))
+    if self.public:
+      pieces.append(("community_card", (deck,)))
+      if self.perfect_recall:
+        pieces.append(("betting", (2, self._rules.bets_per_round, 2)))
+      else:
+        pieces.append(("pot_contribution", (players,)))
+    return pieces
+
+  def fill(self, state, player):
+    views = self.dict
+    views["player"][player] = 1
+    if "private_card" in views and len(state.private_cards) > player:
+      views["private_card"][state.private_cards[player]] = 1
+    if "private_cards" in views:
+      for holder, card in enumerate(state.private_cards):
+        views["private_cards"][holder, card] = 1
+    if "community_card" in views and state.public_card is not None:
+      views["community_card"][state.public_card] = 1
+    if "betting" in views:
+      for round_index, sequence in enumerate(state.sequences):
+        for turn, action in enumerate(sequence):
+          if action != FOLD:
+            views["betting"][round_index, turn, action - CALL] = 1
+    if "pot_contribution" in views:
+      views["pot_contribution"][:] = state.contribution
 
   def string_from(self, state, player):
-    rules = state._rules  # pylint: disable=protected-access
+    rules = self._rules
     pieces = [f"[Player {player}]"]
-    if self.private and len(state.private_cards) > player:
+    if (self.private == PrivateInfo.SINGLE_PLAYER and
+        len(state.private_cards) > player):
       pieces.append(f"[Card {rules.card_label(state.private_cards[player])}]")
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      cards = " ".join(rules.card_label(c) for c in state.private_cards)
+      pieces.append(f"[Cards {cards}]")
     if self.public:
       public = ("-" if state.public_card is None else
                 rules.card_label(state.public_card))

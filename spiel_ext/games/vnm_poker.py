@@ -1,4 +1,9 @@
-"""Von Neumann-Morgenstern poker: ``spiel_ext_vnm_poker`` (seed 002 section 4).
+"""Von Neumann-Morgenstern poker: ``spiel_ext_vnm_poker``.
+
+The discrete-hand poker of von Neumann and Morgenstern ("Theory of Games and
+Economic Behavior", 1944, section 19) and the raise variant of Schulze, "A
+Generalized Extensive-Form Fictitious Play Algorithm", 2023,
+arXiv:2310.09658, section 4.2.
 
 Two players ante A each; chance deals each a hand from 1..N, independently
 and uniformly (equal hands split the pot). Payoffs to P1 (player 0), with
@@ -6,16 +11,27 @@ s = sign(x - y) for P1's hand x and P2's hand y:
 
 variant="asymmetric" (vN&M's game): P1 checks (showdown, A s) or bets B;
   facing the bet P2 folds (A) or calls ((A + B) s).
-variant="raise" (Schulze's benchmark, section 4.2):
+variant="raise" (Schulze's benchmark):
   check, check -> A s
   check, P2 bets B: P1 folds -A | calls (A + B) s | raises R:
       P2 folds A + B | calls (A + B + R) s
   P1 bets B: P2 folds A | calls (A + B) s | raises R:
       P1 folds -(A + B) | calls (A + B + R) s
 
+Parameters: ``hands`` (N >= 2, default 10), ``ante`` (A, 1.0), ``bet``
+(B, 2.0), ``raise_size`` (R, 2.0; finite and > 0), ``variant``
+("asymmetric" or "raise", the default).
+
 Actions: 0 fold, 1 check/call, 2 bet/raise (named by context).
 Infostate strings read like ``P1 hand 7/20: kb`` (k check, b bet, f fold,
-c call, r raise).
+c call, r raise); observation strings like ``P1 hand 7/20 pot 1 3``.
+
+Tensors (T = 4 turns for "raise", 2 for "asymmetric"):
+
+  information state  player one-hot [2], own hand one-hot [N], betting
+                     [T, 3]: turn t one-hot over the action ids.
+  observation        player one-hot [2], own hand one-hot [N], each
+                     player's contribution to the pot [2].
 """
 
 from __future__ import annotations
@@ -25,65 +41,78 @@ import dataclasses
 import numpy as np
 import pyspiel
 
-from spiel_ext.games.common import StringObserver, poker_game_type
+from spiel_ext.games.common import (Observer, PrivateInfo, check_integer,
+                                    check_positive, poker_game_type)
 
 FOLD, CALL, RAISE = 0, 1, 2
 VARIANTS = ("asymmetric", "raise")
+_NAME = "spiel_ext_vnm_poker"
 _DEFAULTS = {"hands": 10, "ante": 1.0, "bet": 2.0, "raise_size": 2.0,
              "variant": "raise"}
 
-_GAME_TYPE = poker_game_type("spiel_ext_vnm_poker",
-                             "Von Neumann-Morgenstern poker (spiel_ext)",
-                             _DEFAULTS)
+_GAME_TYPE = poker_game_type(_NAME, "Von Neumann-Morgenstern poker "
+                             "(spiel_ext)", _DEFAULTS)
 
 
 @dataclasses.dataclass(frozen=True)
 class VnmRules:
-  """Validated parameters (plain data that state clones share)."""
+  """The parameters (plain data that state clones share)."""
   hands: int
   ante: float
   bet: float
   raise_size: float
   variant: str
 
-  def validate(self) -> None:
-    if self.hands < 2:
-      raise ValueError(f"spiel_ext_vnm_poker: hands must be >= 2; got "
-                       f"{self.hands}.")
-    for name in ("ante", "bet", "raise_size"):
-      if not getattr(self, name) > 0:
-        raise ValueError(f"spiel_ext_vnm_poker: {name} must be positive; got "
-                         f"{getattr(self, name)}.")
-    if self.variant not in VARIANTS:
-      raise ValueError(f"spiel_ext_vnm_poker: variant must be one of "
-                       f"{list(VARIANTS)}; got {self.variant!r}.")
+  @classmethod
+  def from_parameters(cls, params: dict) -> "VnmRules":
+    """Validated rules from pyspiel's parameter dict.
+
+    Raises:
+      ValueError: a parameter outside its accepted values (named).
+    """
+    values = dict(_DEFAULTS)
+    values.update(params or {})
+    if values["variant"] not in VARIANTS:
+      raise ValueError(f"{_NAME}: variant must be one of {list(VARIANTS)}; "
+                       f"got {values['variant']!r}.")
+    return cls(hands=check_integer(_NAME, "hands", values["hands"], 2),
+               ante=check_positive(_NAME, "ante", values["ante"]),
+               bet=check_positive(_NAME, "bet", values["bet"]),
+               raise_size=check_positive(_NAME, "raise_size",
+                                         values["raise_size"]),
+               variant=values["variant"])
+
+  @property
+  def max_turns(self) -> int:
+    return 4 if self.variant == "raise" else 2
 
 
 class VnmPokerGame(pyspiel.Game):
-  """vN&M poker with the parameters of the module docstring."""
+  """vN&M poker with the parameters of the module docstring.
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: a parameter outside its accepted values (named).
+  """
 
   def __init__(self, params=None):
-    values = dict(_DEFAULTS)
-    values.update(params or {})
-    self.rules = VnmRules(hands=int(values["hands"]),
-                          ante=float(values["ante"]), bet=float(values["bet"]),
-                          raise_size=float(values["raise_size"]),
-                          variant=str(values["variant"]))
-    self.rules.validate()
+    self.rules = VnmRules.from_parameters(params)
     rules = self.rules
     top = rules.ante + rules.bet + (rules.raise_size
                                     if rules.variant == "raise" else 0.0)
     info = pyspiel.GameInfo(
         num_distinct_actions=3, max_chance_outcomes=rules.hands,
         num_players=2, min_utility=-top, max_utility=top, utility_sum=0.0,
-        max_game_length=2 + (4 if rules.variant == "raise" else 2))
+        max_game_length=rules.max_turns)
     super().__init__(_GAME_TYPE, info, params or {})
 
   def new_initial_state(self):
     return VnmPokerState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return VnmObserver(iig_obs_type, params)
+    return VnmObserver(self.rules, iig_obs_type, params)
 
 
 # Betting histories as strings of letters; each maps to the legal actions of
@@ -92,6 +121,7 @@ _LETTERS = {"": {CALL: "k", RAISE: "b"}, "k": {CALL: "k", RAISE: "b"},
             "kb": {FOLD: "f", CALL: "c", RAISE: "r"},
             "b": {FOLD: "f", CALL: "c", RAISE: "r"},
             "kbr": {FOLD: "f", CALL: "c"}, "br": {FOLD: "f", CALL: "c"}}
+_LETTER_ACTIONS = {"k": CALL, "c": CALL, "b": RAISE, "r": RAISE, "f": FOLD}
 
 
 class VnmPokerState(pyspiel.State):
@@ -116,7 +146,6 @@ class VnmPokerState(pyspiel.State):
     return [(hand, probability) for hand in range(self._rules.hands)]
 
   def _legal_actions(self, player):
-    del player
     actions = sorted(_LETTERS[self.betting])
     if self._rules.variant == "asymmetric":
       if self.betting == "":
@@ -143,6 +172,21 @@ class VnmPokerState(pyspiel.State):
         "bc": (ante + bet) * self._sign(), "brf": -(ante + bet),
         "brc": (ante + bet + raised) * self._sign()}
     return table.get(self.betting)
+
+  def contributions(self) -> list[float]:
+    """Chips each player has put in (the ante, then bets and calls; the
+    player at turn t of the betting string is t % 2)."""
+    rules = self._rules
+    contribution = [rules.ante, rules.ante]
+    stake = rules.ante
+    for turn, letter in enumerate(self.betting):
+      if letter == "b":
+        stake += rules.bet
+      elif letter == "r":
+        stake += rules.raise_size
+      if letter in "bcr":
+        contribution[turn % 2] = stake
+    return contribution
 
   def _sign(self) -> float:
     return float(np.sign(self.hands[0] - self.hands[1]))
@@ -171,15 +215,53 @@ class VnmPokerState(pyspiel.State):
     return f"hands [{hands}] betting {self.betting or '-'}"
 
 
-class VnmObserver(StringObserver):
-  """``P1 hand 7/20: kb``: the player, their hand and the betting so far."""
+class VnmObserver(Observer):
+  """Strings and tensors of a vN&M state (layout: module docstring)."""
+
+  def __init__(self, rules: VnmRules, iig_obs_type=None, params=None):
+    self._rules = rules
+    super().__init__(iig_obs_type, params)
+
+  def pieces(self):
+    hands = self._rules.hands
+    pieces = [("player", (2,))]
+    if self.private == PrivateInfo.SINGLE_PLAYER:
+      pieces.append(("private_hand", (hands,)))
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      pieces.append(("private_hands", (2, hands)))
+    if self.public:
+      if self.perfect_recall:
+        pieces.append(("betting", (self._rules.max_turns, 3)))
+      else:
+        pieces.append(("pot_contribution", (2,)))
+    return pieces
+
+  def fill(self, state, player):
+    views = self.dict
+    views["player"][player] = 1
+    if "private_hand" in views and len(state.hands) > player:
+      views["private_hand"][state.hands[player]] = 1
+    if "private_hands" in views:
+      for holder, hand in enumerate(state.hands):
+        views["private_hands"][holder, hand] = 1
+    if "betting" in views:
+      for turn, letter in enumerate(state.betting):
+        views["betting"][turn, _LETTER_ACTIONS[letter]] = 1
+    if "pot_contribution" in views:
+      views["pot_contribution"][:] = state.contributions()
 
   def string_from(self, state, player):
+    hands = self._rules.hands
     text = f"P{player + 1}"
-    if self.private and len(state.hands) > player:
-      text += f" hand {state.hands[player] + 1}/{state._rules.hands}"  # pylint: disable=protected-access
+    if self.private == PrivateInfo.SINGLE_PLAYER and len(state.hands) > player:
+      text += f" hand {state.hands[player] + 1}/{hands}"
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      text += " hands " + " ".join(f"{h + 1}/{hands}" for h in state.hands)
     if self.public:
-      text += f": {state.betting}"
+      if self.perfect_recall:
+        text += f": {state.betting}"
+      else:
+        text += " pot " + " ".join(f"{c:g}" for c in state.contributions())
     return text
 
 
