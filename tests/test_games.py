@@ -334,11 +334,20 @@ def test_unknown_env_states_share_the_instance_not_copy_it():
   state.apply_action(0)
   clone = state.clone()
   child = state.child(1)
-  assert clone._instance is state._instance is game.instance  # pylint: disable=protected-access
-  assert child._instance is game.instance  # pylint: disable=protected-access
+  assert clone.shared is state.shared is game.instance
+  assert child.shared is game.instance
   assert child.base_state.history() == [0, 1]
   assert state.base_state.history() == [0]
   assert not hasattr(unknown_env, "_INSTANCES")
+  # Serialization carries the history, not the tree (whose lazy caches
+  # may hold unpicklable functions), and the restored state uses its game's.
+  compile_game(game.base_tree).best_response(
+      game.base_tree.uniform_policy(), 0)
+  text = pyspiel.serialize_game_and_state(game, child)
+  assert len(text) < 2000
+  game_again, state_again = pyspiel.deserialize_game_and_state(text)
+  assert state_again.shared is game_again.instance
+  assert state_again.base_state.history() == [0, 1]
 
 
 @pytest.mark.parametrize("game_name,message", [

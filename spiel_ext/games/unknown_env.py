@@ -125,8 +125,10 @@ class _Instance:
   """What every state of one environment instance shares: the base tree,
   the hidden parameters, and each history's children by action.
 
-  pyspiel clones Python states with ``copy.deepcopy``; an instance is
-  shared by the clones, never copied.
+  pyspiel clones Python states with ``copy.deepcopy``: an instance is
+  shared by the clones, never copied. pyspiel serializes Python states by
+  pickling their attributes: an instance pickles as None, and the restored
+  state takes its game's instance again (see ``UnknownEnvState.shared``).
   """
 
   def __init__(self, tree: GameTree, hidden: HiddenParameters):
@@ -141,6 +143,9 @@ class _Instance:
   def __copy__(self) -> "_Instance":
     return self
 
+  def __reduce__(self):
+    return (_detached, ())
+
   def children(self, history: int) -> dict[int, int]:
     """The children of ``history`` by action id, in increasing action id."""
     table = self._by_action.get(history)
@@ -151,6 +156,11 @@ class _Instance:
       table = dict(zip(actions[order].tolist(), members[order].tolist()))
       self._by_action[history] = table
     return table
+
+
+def _detached() -> None:
+  """What a pickled :class:`_Instance` unpickles as."""
+  return None
 
 
 class UnknownEnvGame(pyspiel.Game):
@@ -202,15 +212,22 @@ class UnknownEnvState(pyspiel.State):
     self._base_state: pyspiel.State | None = None
 
   @property
+  def shared(self) -> _Instance:
+    """The game's tree, hidden parameters and children tables."""
+    if self._instance is None:  # Restored from a serialized state.
+      self._instance = self.get_game().instance
+    return self._instance
+
+  @property
   def base_state(self) -> pyspiel.State:
     """The base game's state at this node (built once, then kept up to
     date; do not modify it)."""
     if self._base_state is None:
-      self._base_state = self._instance.tree.state(self.node)
+      self._base_state = self.shared.tree.state(self.node)
     return self._base_state
 
   def _kind(self) -> int:
-    return int(self._instance.tree.node_player[self.node])
+    return int(self.shared.tree.node_player[self.node])
 
   def current_player(self):
     kind = self._kind()
@@ -220,21 +237,21 @@ class UnknownEnvState(pyspiel.State):
     return kind
 
   def chance_outcomes(self):
-    hidden = self._instance.hidden
+    hidden = self.shared.hidden
     if self._kind() == TERMINAL:
       loss = float(hidden.loss_prob[self.node])
       return [(LOSS, loss), (WIN, 1.0 - loss)]
     return [(action, float(hidden.chance_prob[child]))
-            for action, child in self._instance.children(self.node).items()]
+            for action, child in self.shared.children(self.node).items()]
 
   def _legal_actions(self, player):
-    return list(self._instance.children(self.node))
+    return list(self.shared.children(self.node))
 
   def _apply_action(self, action):
     if self._kind() == TERMINAL:
       self.reward = 1.0 if action == WIN else -1.0
       return
-    self.node = self._instance.children(self.node)[action]
+    self.node = self.shared.children(self.node)[action]
     if self._base_state is not None:
       self._base_state.apply_action(action)
 
