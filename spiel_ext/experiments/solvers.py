@@ -76,8 +76,8 @@ def check_algorithms(names) -> None:
 
 
 def game_string(game: str) -> str:
-  """The canonical game string (``leduc_poker()``), loading our games."""
-  import spiel_ext.games  # pylint: disable=g-import-not-at-top,unused-import
+  """The canonical game string (``leduc_poker()``); our games are
+  registered by ``import spiel_ext``."""
   try:
     return str(pyspiel.load_game(game))
   except pyspiel.SpielError as error:
