@@ -30,9 +30,10 @@ from spiel_ext.engine.loading import load_game
 __all__ = ["CHANCE", "TERMINAL", "GameTree", "PlayerPass", "compile_game",
            "load_game", "estimate_num_histories", "clear_compiled_trees"]
 
-# Trees compiled in this process, by game string and game class: a Python
-# game class that is redefined (a reloaded module) gets a tree of its own.
-_MEMO: dict[tuple[str, type], GameTree] = {}
+# Trees compiled in this process by game string. A tree is used only for a
+# game of the class it was compiled from: a Python game class that is
+# redefined (a reloaded module) gets a new tree.
+_MEMO: dict[str, GameTree] = {}
 _MEMO_LIMIT = 8
 
 
@@ -65,21 +66,23 @@ def compile_game(game: str | pyspiel.Game | GameTree, *,
       whose probabilities are not a distribution, a game too large for
       ``max_histories``, or ``max_histories`` < 1.
   """
-  if not isinstance(use_cache, (bool, np.bool_)):
+  if use_cache is not True and use_cache is not False and not isinstance(
+      use_cache, np.bool_):
     raise TypeError(f"use_cache must be True or False; got {use_cache!r}.")
-  max_histories = check_max_histories(max_histories)
+  if max_histories is not None:
+    max_histories = check_max_histories(max_histories)
   if isinstance(game, GameTree):
     tree = game
   else:
     game = load_game(game)
-    key = (str(game), type(game))
-    tree = _MEMO.get(key) if use_cache else None
-    if tree is None:
+    game_string = str(game)
+    tree = _MEMO.get(game_string) if use_cache else None
+    if tree is None or type(tree.game) is not type(game):
       tree = _build(game, bool(use_cache), max_histories)
-      _MEMO.pop(key, None)
+      _MEMO.pop(game_string, None)
       if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.pop(next(iter(_MEMO)))
-      _MEMO[key] = tree
+      _MEMO[game_string] = tree
   if max_histories is not None and tree.num_histories > max_histories:
     SizeLimit(max_histories, 0).check_tree(tree.game, tree.num_histories)
   return tree

@@ -88,23 +88,20 @@ class BeliefFallbacks(NamedTuple):
   uniform_all: np.ndarray
 
 
-class PerPlayer(Generic[T]):
-  """One value per player, built by ``build(player)`` on first use and kept.
+class PerPlayer(dict[int, T], Generic[T]):
+  """One value per player, built by ``build(player)`` on first use and kept
+  (a dict, so that a lookup of a built value costs no Python call).
 
   ``build`` must not refer to the tree itself (only to its arrays), so that
   a tree is freed as soon as it is dropped.
   """
 
-  __slots__ = ("_build", "_values")
-
   def __init__(self, build: Callable[[int], T]):
+    super().__init__()
     self._build = build
-    self._values: dict[int, T] = {}
 
-  def __getitem__(self, player: int) -> T:
-    value = self._values.get(player)
-    if value is None:
-      value = self._values[player] = self._build(player)
+  def __missing__(self, player: int) -> T:
+    value = self[player] = self._build(player)
     return value
 
 
@@ -159,6 +156,9 @@ class GameTree:
     self.player_rows = [slice(int(starts[p]), int(starts[p + 1]))
                         for p in range(self.num_players)]
     self.key_to_infoset = {key: i for i, key in enumerate(self.infoset_keys)}
+    self._policy_shape = (self.num_infosets, self.num_distinct_actions)
+    self._reach_shape = (self.num_histories, self.num_players + 1)
+    self._terminals_shape = self.terminals.shape
 
   # ------------------------------------------------------------------ info
   def __repr__(self) -> str:
@@ -214,6 +214,8 @@ class GameTree:
 
   def check_player(self, player: int) -> None:
     """Raises ValueError unless ``player`` is a player of the game."""
+    if type(player) is int and 0 <= player < self.num_players:
+      return  # The common case, without the slower checks below.
     if (isinstance(player, (bool, np.bool_)) or
         not isinstance(player, numbers.Integral) or
         not 0 <= player < self.num_players):
@@ -297,10 +299,14 @@ class GameTree:
       (-1 elsewhere); and [I, A] counterfactual action values
       sum_{h in I} x_{-i}(h) v^BR(h.a) at ``player``'s infosets.
     """
-    self.check_player(player)
+    if type(player) is not int or not 0 <= player < self.num_players:
+      self.check_player(player)
     if terminal_others is not None:
-      others = self._array("terminal_others", terminal_others,
-                           self.terminals.shape)
+      others = terminal_others
+      if (type(others) is not np.ndarray or
+          others.shape != self._terminals_shape):
+        others = self._array("terminal_others", others,
+                             self._terminals_shape)
     elif reach is None:
       others = passes.others_reach(
           self.parent, self.parent_slot, self.edge_policy_index,
@@ -588,18 +594,23 @@ class GameTree:
           f"({self.state(bad).history_str()!r}) has {utility[bad].tolist()}.")
     return utility
 
-  @property
-  def _reach_shape(self) -> tuple[int, int]:
-    return (self.num_histories, self.num_players + 1)
-
   def _policy(self, policy: np.ndarray) -> np.ndarray:
-    return self._array("policy", policy,
-                       (self.num_infosets, self.num_distinct_actions))
+    # Contiguous float64: the passes read it flat.
+    if type(policy) is np.ndarray and policy.shape == self._policy_shape:
+      try:
+        return np.ascontiguousarray(policy, dtype=np.float64)
+      except (TypeError, ValueError):
+        pass  # Not numbers: _array says so.
+    return np.ascontiguousarray(
+        self._array("policy", policy, self._policy_shape))
 
   def _array(self, name: str, value: object,
              shape: tuple[int, ...]) -> np.ndarray:
     """``value`` as a contiguous float64 array, if it is a numeric array of
     ``shape``; ValueError naming it else (the kernels do not check bounds)."""
+    if (type(value) is np.ndarray and value.dtype.char == "d" and
+        value.shape == shape):
+      return value  # The common case: any memory layout works in numba.
     if (not isinstance(value, np.ndarray) or value.shape != shape or
         value.dtype.kind not in "biuf"):
       got = (f"{value.dtype} array of shape {value.shape}"
