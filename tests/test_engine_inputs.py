@@ -481,7 +481,7 @@ def test_clear_compiled_trees_then_compile_again():
     ("policy", lambda tree: tree.values(np.ones((3, 2)))),
     ("policy", lambda tree: tree.reach([[0.5, 0.5]] * 12)),
     ("policy", lambda tree: tree.best_response(np.ones((12, 3)), 0)),
-    ("policy", lambda tree: tree.beliefs(np.ones((12, 2), dtype=object), 0)),
+    ("policy", lambda tree: tree.beliefs(np.full((12, 2), "a"), 0)),
     ("reach", lambda tree: tree.root_values(reach=np.ones((58, 2)))),
     ("reach", lambda tree: tree.infoset_reach(np.ones(58))),
     ("values", lambda tree: tree.counterfactual_values(
