@@ -190,3 +190,31 @@ def test_node_kinds_are_consistent():
     while ancestor != tree.parent[h]:
       ancestor = tree.parent[ancestor]
       assert ancestor >= 0
+
+
+def test_a_dropped_tree_is_freed_without_the_cycle_collector():
+  # Trees can take gigabytes: their lazily built tables must not refer back
+  # to the tree, or dropping it would wait for the cycle collector.
+  import gc  # pylint: disable=g-import-not-at-top
+  import weakref  # pylint: disable=g-import-not-at-top
+  from spiel_ext.engine.admission import SizeLimit  # pylint: disable=g-import-not-at-top
+  from spiel_ext.engine.compiler import compile_tree  # pylint: disable=g-import-not-at-top
+  tree = compile_tree(pyspiel.load_game("kuhn_poker"), SizeLimit(None, 1e9))
+  uniform = tree.uniform_policy()
+  for player in range(2):
+    belief, _ = tree.beliefs(uniform, player)
+    tree.best_response(uniform, player)
+    tree.weighted_best_response(uniform, player)
+    tree.sequential_best_values(uniform, player, belief)
+    tree.belief_action_values(uniform, player, belief)
+  tree.uniform_reach()
+  tree.children_lists()
+  reference = weakref.ref(tree)
+  enabled = gc.isenabled()
+  gc.disable()
+  try:
+    del tree
+    assert reference() is None
+  finally:
+    if enabled:
+      gc.enable()
