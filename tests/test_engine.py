@@ -1,5 +1,8 @@
 """The compiled tree and its passes against OpenSpiel and hand-worked cases."""
 
+import gc
+import weakref
+
 import numpy as np
 import pyspiel
 import pytest
@@ -9,6 +12,8 @@ from open_spiel.python.algorithms import get_all_states
 from conftest import CROSS_CHECK_GAMES, random_strategy
 from spiel_ext.engine import (CHANCE, TERMINAL, cache, clear_compiled_trees,
                               compile_game, fingerprint)
+from spiel_ext.engine.admission import SizeLimit
+from spiel_ext.engine.compiler import compile_tree
 
 # universal_poker with 12 cards: chance outcomes 10 and 11 sort after 1 as
 # strings, which OpenSpiel's TabularPolicy row order follows.
@@ -195,10 +200,6 @@ def test_node_kinds_are_consistent():
 def test_a_dropped_tree_is_freed_without_the_cycle_collector():
   # Trees can take gigabytes: their lazily built tables must not refer back
   # to the tree, or dropping it would wait for the cycle collector.
-  import gc  # pylint: disable=g-import-not-at-top
-  import weakref  # pylint: disable=g-import-not-at-top
-  from spiel_ext.engine.admission import SizeLimit  # pylint: disable=g-import-not-at-top
-  from spiel_ext.engine.compiler import compile_tree  # pylint: disable=g-import-not-at-top
   tree = compile_tree(pyspiel.load_game("kuhn_poker"), SizeLimit(None, 1e9))
   uniform = tree.uniform_policy()
   for player in range(2):
