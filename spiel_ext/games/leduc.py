@@ -16,6 +16,21 @@ bet/raise), the same round-ending and showdown rules, hence the same tree
   bet_cap        0 for none; otherwise a raise is illegal when it would take
                  the raiser's total contribution above the cap.
   players        2 to 10 (OpenSpiel's 3-player Leduc is players=3,ranks=4).
+  blinds         "" (antes only, the default) or "small big" chips posted
+                 by seats 0 and 1 instead of antes (``ante`` is then
+                 ignored and no antes are posted):
+                 seat 0 is the small blind and acts first in round 1;
+                 posting a blind is not a raise.
+  fold_always    fold is legal at every decision, even when checking is
+                 (default False: only when facing a bet, as OpenSpiel).
+  round2_first   who opens round 2: "first" (the first active seat, as
+                 OpenSpiel) or "after_last" (the seat after the one who
+                 acted last in round 1).
+
+RLCard's Leduc hold'em rules, which the BUFP paper's head-to-head tables
+(Tables 1-2) use, are ``blinds="1 2",fold_always=True,
+round2_first=after_last`` (with ``ranks=5`` for their 5-rank deck); its
+mb/h are 1000 x chips / 2 (the big blind).
 
 The "5-Leduc" of Ju, Fang, Luo, "Beyond Nash Equilibrium: Achieving
 Bayesian Perfect Equilibrium with Belief Update Fictitious Play", DDCLS
@@ -49,7 +64,9 @@ _SUIT_LABELS = "shdc"
 _NAME = "spiel_ext_leduc"
 
 _DEFAULTS = {"ranks": 3, "suits": 2, "ante": 1, "raise_sizes": "2 4",
-             "max_raises": 2, "bet_cap": 0, "players": 2}
+             "max_raises": 2, "bet_cap": 0, "players": 2, "blinds": "",
+             "fold_always": False, "round2_first": "first"}
+ROUND2_FIRST = ("first", "after_last")
 
 _GAME_TYPE = poker_game_type(_NAME, "Parameterized Leduc hold'em (spiel_ext)",
                              _DEFAULTS, min_players=2, max_players=10)
@@ -64,6 +81,20 @@ def _parse_raise_sizes(text) -> tuple[int, int]:
     raise ValueError(f"{_NAME}: raise_sizes must be two positive integers "
                      f"such as '2 4' (round 1, round 2); got {text!r}.")
   return sizes
+
+
+def _parse_blinds(text) -> tuple[int, ...]:
+  if str(text).strip() == "":
+    return ()
+  try:
+    blinds = tuple(int(part) for part in str(text).split())
+  except ValueError:
+    blinds = ()
+  if len(blinds) != 2 or not 0 < blinds[0] <= blinds[1]:
+    raise ValueError(f"{_NAME}: blinds must be '' (antes only) or two "
+                     "integers 'small big' with 0 < small <= big, such as "
+                     f"'1 2'; got {text!r}.")
+  return blinds
 
 
 def rank_labels(ranks: int) -> str:
@@ -84,6 +115,9 @@ class LeducRules:
   max_raises: int
   bet_cap: int
   players: int
+  blinds: tuple[int, ...] = ()
+  fold_always: bool = False
+  round2_first: str = "first"
 
   @classmethod
   def from_parameters(cls, params: dict) -> "LeducRules":
@@ -102,16 +136,27 @@ class LeducRules:
         raise_sizes=_parse_raise_sizes(values["raise_sizes"]),
         max_raises=check_integer(_NAME, "max_raises", values["max_raises"], 0),
         bet_cap=check_integer(_NAME, "bet_cap", values["bet_cap"], 0),
-        players=check_integer(_NAME, "players", values["players"], 2, 10))
+        players=check_integer(_NAME, "players", values["players"], 2, 10),
+        blinds=_parse_blinds(values["blinds"]),
+        fold_always=values["fold_always"],
+        round2_first=values["round2_first"])
+    if not isinstance(rules.fold_always, bool):
+      raise ValueError(f"{_NAME}: fold_always must be true or false; got "
+                       f"{rules.fold_always!r}.")
+    if rules.round2_first not in ROUND2_FIRST:
+      raise ValueError(f"{_NAME}: round2_first must be one of "
+                       f"{list(ROUND2_FIRST)}; got {rules.round2_first!r}.")
+    if rules.blinds:
+      rules = dataclasses.replace(rules, ante=0)  # Blinds replace antes.
     if rules.deck_size < rules.players + 1:
       raise ValueError(
           f"{_NAME}: {rules.ranks} ranks x {rules.suits} suits is too few "
           f"cards for {rules.players} players and a public card; ranks * "
           f"suits must be at least players + 1.")
-    if rules.bet_cap and rules.bet_cap < rules.ante:
+    if rules.bet_cap and rules.bet_cap < rules.opening_stake:
       raise ValueError(
-          f"{_NAME}: bet_cap must be 0 (no cap) or at least the ante "
-          f"({rules.ante}); got {rules.bet_cap}.")
+          f"{_NAME}: bet_cap must be 0 (no cap) or at least the opening "
+          f"stake ({rules.opening_stake}); got {rules.bet_cap}.")
     return rules
 
   @property
@@ -125,8 +170,20 @@ class LeducRules:
     return self.players + self.max_raises * (self.players - 1)
 
   @property
+  def opening_stake(self) -> int:
+    """The bet to match when round 1 starts: the ante or the big blind."""
+    return self.blinds[1] if self.blinds else self.ante
+
+  def initial_contribution(self) -> list[int]:
+    """What each seat has put in before the first action."""
+    posted = [self.ante] * self.players
+    for seat, blind in enumerate(self.blinds):
+      posted[seat] = blind
+    return posted
+
+  @property
   def max_contribution(self) -> int:
-    top = self.ante + self.max_raises * sum(self.raise_sizes)
+    top = self.opening_stake + self.max_raises * sum(self.raise_sizes)
     return min(top, self.bet_cap) if self.bet_cap else top
 
   def card_label(self, card: int) -> str:
@@ -176,14 +233,15 @@ class LeducState(pyspiel.State):
     self.private_cards: list[int] = []
     self.public_card: int | None = None
     self.round = 1
-    self.stakes = game.rules.ante
-    self.contribution = [game.rules.ante] * players
+    self.stakes = game.rules.opening_stake
+    self.contribution = game.rules.initial_contribution()
     self.folded = [False] * players
     self.remaining = players
     self.num_calls = 0
     self.num_raises = 0
     self.sequences: list[list[int]] = [[], []]
     self._next_player = 0
+    self._last_actor = -1
     self._terminal = False
     self._returns = [0.0] * players
 
@@ -209,7 +267,7 @@ class LeducState(pyspiel.State):
 
   def _legal_actions(self, player):
     actions = []
-    if self.stakes > self.contribution[player]:
+    if self.stakes > self.contribution[player] or self._rules.fold_always:
       actions.append(FOLD)
     actions.append(CALL)
     if self.num_raises < self._rules.max_raises:
@@ -233,9 +291,13 @@ class LeducState(pyspiel.State):
           self._next_player = self._first_to_act()
       else:
         self.public_card = action
-        self._next_player = self._first_to_act()
+        self._next_player = (
+            self._next_active(self._last_actor)
+            if self._rules.round2_first == "after_last" else
+            self._first_to_act())
       return
     player = self._next_player
+    self._last_actor = player
     self.sequences[self.round - 1].append(action)
     if action == FOLD:
       self.folded[player] = True
