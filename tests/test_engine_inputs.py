@@ -200,7 +200,14 @@ def test_unknown_game_name_is_one_line_with_suggestions():
     load_game("leduc_pokre")
   message = str(info.value)
   assert "\n" not in message and len(message) < 300
-  assert "unknown game 'leduc_pokre'; did you mean 'leduc_poker'" in message
+  assert "unknown game 'leduc_pokre'; did you mean 'leduc_poker'?" in message
+
+
+def test_unknown_nested_game_name_is_caught_before_pyspiel():
+  with pytest.raises(ValueError, match=r"^cannot load game: unknown game "
+                     r"'matrx_rps'; did you mean 'matrix_rps'\?"):
+    load_game("turn_based_simultaneous_game(game=matrx_rps())")
+  assert load_game("turn_based_simultaneous_game(game=matrix_rps())")
 
 
 def test_unknown_spiel_ext_name_says_to_import_spiel_ext():
