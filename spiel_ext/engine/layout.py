@@ -606,8 +606,8 @@ class GameTree:
 
   def _array(self, name: str, value: object,
              shape: tuple[int, ...]) -> np.ndarray:
-    """``value`` as a contiguous float64 array, if it is a numeric array of
-    ``shape``; ValueError naming it else (the kernels do not check bounds)."""
+    """``value`` as a float64 array, if it is a numeric array of ``shape``;
+    ValueError naming it else (the kernels do not check bounds)."""
     if (type(value) is np.ndarray and value.dtype.char == "d" and
         value.shape == shape):
       return value  # The common case: any memory layout works in numba.
