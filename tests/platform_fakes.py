@@ -29,14 +29,22 @@ class CountingSolver:
     self.value += self.scale * self.rng.random()
 
   def average_policy(self):
-    return self.value
+    return FakePolicy(self.value)
+
+
+class FakePolicy:
+  """What the platform reads of a policy: its probability array."""
+
+  def __init__(self, value):
+    self.value = value
+    self.action_probability_array = np.array([[value, 1.0]])
 
 
 def value_metric(game, policy):
   del game
-  return float(policy)
+  return float(policy.value)
 
 
 def doubled_metric(game, policy):
   del game
-  return 2.0 * float(policy)
+  return 2.0 * float(policy.value)

@@ -14,6 +14,7 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -32,7 +33,8 @@ def _jobs(iterations=40, seeds=(0, 1)):
     for scale in (1.0, 3.0):
       unit = WorkUnit("fake", "counting_game", f"count x{scale:g}",
                       (("scale", scale),), seed, iterations,
-                      tuple(range(5, iterations + 1, 5)), ("value", "doubled"))
+                      tuple(range(5, iterations + 1, 5)), ("value", "doubled"),
+                      snapshots=(("past_20", "value", 20.0 * scale),))
       jobs.append(Job(unit, platform_fakes.CountingSolver,
                       {"value": platform_fakes.value_metric,
                        "doubled": platform_fakes.doubled_metric}))
@@ -50,7 +52,6 @@ def test_rows_have_the_schema_and_expected_values(tmp_path):
   assert list(frame.columns) == list(COLUMNS)
   assert len(frame) == 4 * 8 * 2
   # The reference: the same generator draws summed by hand.
-  import numpy as np  # pylint: disable=g-import-not-at-top
   expected = 3.0 * np.cumsum(np.random.default_rng(1).random(40))[19]
   row = frame[(frame.seed == 1) & (frame.algorithm == "count x3") &
               (frame.iteration == 20) & (frame.metric == "value")]
@@ -59,6 +60,16 @@ def test_rows_have_the_schema_and_expected_values(tmp_path):
                   (frame.iteration == 20) & (frame.metric == "doubled")]
   assert doubled.value.item() == pytest.approx(2 * expected, rel=1e-12)
   assert frame.episodes.isna().all()
+  # Snapshots: the final strategy, and the first evaluation point where
+  # the value reached the threshold.
+  job = _jobs()[3]
+  store = unit_store(tmp_path, job.unit)
+  values = 3.0 * np.cumsum(np.random.default_rng(1).random(40))
+  iteration, strategy = store.load_snapshot("final")
+  assert iteration == 40 and strategy[0, 0] == pytest.approx(values[39])
+  first = min(t for t in range(5, 41, 5) if values[t - 1] <= 60.0)
+  iteration, strategy = store.load_snapshot("past_20")
+  assert iteration == first
 
 
 def test_resume_skips_finished_units(tmp_path):
@@ -150,6 +161,14 @@ def test_ray_executor_gives_the_local_rows(tmp_path, monkeypatch):
     ray.shutdown()
   pd.testing.assert_frame_equal(_without_time(load_results(local_dir)),
                                 _without_time(load_results(ray_dir)))
+  for job in _jobs():
+    for name in ("final", "past_20"):
+      local = unit_store(local_dir, job.unit).load_snapshot(name)
+      remote = unit_store(ray_dir, job.unit).load_snapshot(name)
+      assert (local is None) == (remote is None)
+      if local is not None:
+        assert local[0] == remote[0]
+        np.testing.assert_array_equal(local[1], remote[1])
 
 
 def test_unknown_executor_is_refused():

@@ -16,6 +16,25 @@ from typing import Callable
 
 from spiel_ext.executors.resume import Job, resume_point, unit_store
 from spiel_ext.executors.units import advance, chunk_ends
+from spiel_ext.results.store import UnitStore
+
+
+class _StoreSink:
+  """Writes rows and snapshots straight to the unit's folder."""
+
+  def __init__(self, store: UnitStore, progress: Callable[[int], None] | None):
+    self._store = store
+    self._progress = progress
+
+  def rows(self, rows) -> None:
+    self._store.append(rows)
+
+  def snapshot(self, name, iteration, strategy) -> None:
+    self._store.save_snapshot(name, iteration, strategy)
+
+  def progress(self, iterations: int) -> None:
+    if self._progress is not None:
+      self._progress(iterations)
 
 
 def run_job(job: Job, output_dir: str, checkpoint_every: int,
@@ -30,9 +49,10 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
   start = 0 if checkpoint is None else checkpoint.iteration
   if progress is not None and start:
     progress(start)
+  sink = _StoreSink(store, progress)
   for end in chunk_ends(start, job.unit.iterations, checkpoint_every):
     checkpoint = advance(job.unit, checkpoint, end, job.make_solver,
-                         job.metrics, store.append, progress)
+                         job.metrics, sink)
     store.save_checkpoint(checkpoint.as_dict())
   store.mark_done()
   return job.unit.unit_id

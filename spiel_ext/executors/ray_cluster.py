@@ -16,11 +16,28 @@ from spiel_ext.executors.resume import Job, resume_point, unit_store
 from spiel_ext.executors.units import Checkpoint, advance, chunk_ends
 
 
+class _BufferSink:
+  """Collects what an interval produces, to return it to the driver."""
+
+  def __init__(self):
+    self.rows_buffer = []
+    self.snapshots = []
+
+  def rows(self, rows) -> None:
+    self.rows_buffer.extend(rows)
+
+  def snapshot(self, name, iteration, strategy) -> None:
+    self.snapshots.append((name, iteration, strategy))
+
+  def progress(self, iterations: int) -> None:
+    pass
+
+
 def _run_interval(job: Job, checkpoint: Checkpoint | None, until: int):
-  rows = []
+  sink = _BufferSink()
   checkpoint = advance(job.unit, checkpoint, until, job.make_solver,
-                       job.metrics, rows.extend)
-  return rows, checkpoint
+                       job.metrics, sink)
+  return sink.rows_buffer, sink.snapshots, checkpoint
 
 
 class RayExecutor:
@@ -67,9 +84,11 @@ class RayExecutor:
     while pending:
       ready, _ = self._ray.wait(list(pending), num_returns=1)
       unit_id = pending.pop(ready[0])
-      rows, checkpoint = self._ray.get(ready[0])
+      rows, snapshots, checkpoint = self._ray.get(ready[0])
       job, store, ends, previous = plans[unit_id]
       store.append(rows)
+      for name, iteration, strategy in snapshots:
+        store.save_snapshot(name, iteration, strategy)
       store.save_checkpoint(checkpoint.as_dict())
       on_iterations(checkpoint.iteration - previous)
       remaining = [end for end in ends if end > checkpoint.iteration]

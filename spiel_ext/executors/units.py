@@ -13,7 +13,9 @@ import dataclasses
 import hashlib
 import pickle
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
 
 from spiel_ext.results.store import Row, canonical_json
 
@@ -34,6 +36,9 @@ class WorkUnit:
     iterations: iterations to run.
     eval_points: iterations after which the metrics are measured.
     metrics: names of the metrics to measure.
+    snapshots: (name, metric, threshold): keep the average strategy the
+      first time ``metric`` <= ``threshold`` at an evaluation point; the
+      strategy at the last iteration is always kept as "final".
   """
   experiment: str
   game: str
@@ -43,6 +48,7 @@ class WorkUnit:
   iterations: int
   eval_points: tuple[int, ...]
   metrics: tuple[str, ...]
+  snapshots: tuple[tuple[str, str, float], ...] = ()
 
   @property
   def hyperparameter_json(self) -> str:
@@ -60,9 +66,11 @@ class WorkUnit:
 
 @dataclasses.dataclass
 class Checkpoint:
+  """A unit's state between checkpoint intervals."""
   iteration: int
   solver_seconds: float
   solver: bytes
+  snapshots_taken: tuple[str, ...] = ()
 
   def as_dict(self) -> dict[str, Any]:
     return dataclasses.asdict(self)
@@ -70,26 +78,41 @@ class Checkpoint:
   @classmethod
   def from_dict(cls, data: dict[str, Any]) -> "Checkpoint":
     return cls(int(data["iteration"]), float(data["solver_seconds"]),
-               bytes(data["solver"]))
+               bytes(data["solver"]),
+               tuple(data.get("snapshots_taken", ())))
+
+
+class Sink(Protocol):
+  """Where a running unit sends what it produces."""
+
+  def rows(self, rows: Sequence[Row]) -> None:
+    """The rows of one evaluation point, as soon as they are measured."""
+
+  def snapshot(self, name: str, iteration: int, strategy: np.ndarray) -> None:
+    """An average strategy to keep (see WorkUnit.snapshots)."""
+
+  def progress(self, iterations: int) -> None:
+    """Iterations done since the last call."""
+
+
+def _strategy_array(policy: Any) -> np.ndarray:
+  return np.array(policy.action_probability_array, dtype=np.float64)
 
 
 def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
             make_solver: SolverFactory, metrics: dict[str, Metric],
-            on_rows: Callable[[Sequence[Row]], None],
-            on_progress: Callable[[int], None] | None = None) -> Checkpoint:
-  """Runs ``unit`` from ``checkpoint`` (or from scratch) to iteration ``until``.
-
-  Calls ``on_rows`` with the rows of each evaluation point as soon as they
-  are measured and ``on_progress(iterations)`` every few iterations; returns
-  the checkpoint at ``until``.
-  """
+            sink: Sink) -> Checkpoint:
+  """Runs ``unit`` from ``checkpoint`` (or from scratch) to iteration ``until``
+  and returns the checkpoint there; rows, snapshots and progress go to
+  ``sink`` as they happen."""
   if checkpoint is None:
     solver = make_solver(unit.game, seed=unit.seed,
                          **dict(unit.hyperparameters))
-    iteration, seconds = 0, 0.0
+    iteration, seconds, taken = 0, 0.0, set()
   else:
     solver = pickle.loads(checkpoint.solver)
     iteration, seconds = checkpoint.iteration, checkpoint.solver_seconds
+    taken = set(checkpoint.snapshots_taken)
   eval_points = set(unit.eval_points)
   reported = iteration
   while iteration < until:
@@ -97,17 +120,27 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
     solver.evaluate_and_update_policy()
     seconds += time.perf_counter() - start
     iteration += 1
-    if iteration in eval_points:
+    last = iteration == unit.iterations
+    if iteration in eval_points or last:
       policy = solver.average_policy()
-      on_rows([Row(unit.experiment, unit.game, unit.algorithm,
-                   unit.hyperparameter_json, unit.seed, iteration, None,
-                   seconds, name, float(metrics[name](unit.game, policy)))
-               for name in unit.metrics])
-    if on_progress is not None and (iteration - reported >= 50 or
-                                    iteration == until):
-      on_progress(iteration - reported)
+      measured = {name: float(metrics[name](unit.game, policy))
+                  for name in unit.metrics}
+      if iteration in eval_points:
+        sink.rows([Row(unit.experiment, unit.game, unit.algorithm,
+                       unit.hyperparameter_json, unit.seed, iteration, None,
+                       seconds, name, value)
+                   for name, value in measured.items()])
+      for name, metric, threshold in unit.snapshots:
+        if name not in taken and measured.get(metric, np.inf) <= threshold:
+          sink.snapshot(name, iteration, _strategy_array(policy))
+          taken.add(name)
+      if last:
+        sink.snapshot("final", iteration, _strategy_array(policy))
+    if iteration - reported >= 50 or iteration == until:
+      sink.progress(iteration - reported)
       reported = iteration
-  return Checkpoint(iteration, seconds, pickle.dumps(solver))
+  return Checkpoint(iteration, seconds, pickle.dumps(solver),
+                    tuple(sorted(taken)))
 
 
 def chunk_ends(start: int, iterations: int, checkpoint_every: int) -> list[int]:

@@ -36,6 +36,8 @@ class Scale:
   Attributes:
     iteration_caps: {algorithm: iterations} for slow reference algorithms
       that run only the first iterations.
+    snapshots: (algorithm, name, metric, threshold): keep that algorithm's
+      average strategy the first time ``metric`` <= ``threshold``.
   """
   iterations: int
   seeds: int
@@ -43,6 +45,7 @@ class Scale:
   algorithms: tuple[str, ...]
   eval_every: int | None = None
   iteration_caps: tuple[tuple[str, int], ...] = ()
+  snapshots: tuple[tuple[str, str, str, float], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,6 +61,7 @@ class Settings:
   eval_every: int | None
   iteration_caps: tuple[tuple[str, int], ...]
   first_seed: int = 0
+  snapshots: tuple[tuple[str, str, str, float], ...] = ()
 
   def as_json(self) -> str:
     return canonical_json(dataclasses.asdict(self))
@@ -132,7 +136,7 @@ def settings_for(experiment: Experiment, scale: str, *,
   return Settings(experiment.name, scale, iterations or base.iterations,
                   seeds or base.seeds, games, algorithms, experiment.metrics,
                   eval_every or base.eval_every, base.iteration_caps,
-                  first_seed)
+                  first_seed, base.snapshots)
 
 
 def build_jobs(settings: Settings) -> list[Job]:
@@ -150,7 +154,10 @@ def build_jobs(settings: Settings) -> list[Job]:
                         entry.hyperparameters, seed, iterations,
                         evaluation_points(iterations, settings.eval_every,
                                           tuple(caps.values())),
-                        settings.metrics)
+                        settings.metrics,
+                        tuple((name, metric, threshold) for owner, name,
+                              metric, threshold in settings.snapshots
+                              if owner == algorithm))
         jobs.append(Job(unit, entry.factory,
                         {name: METRICS[name] for name in settings.metrics}))
   return jobs
@@ -207,6 +214,7 @@ def stored_settings(folder: Path) -> Settings | None:
   for key in ("games", "algorithms", "metrics"):
     data[key] = tuple(data[key])
   data["iteration_caps"] = tuple(tuple(pair) for pair in data["iteration_caps"])
+  data["snapshots"] = tuple(tuple(item) for item in data.get("snapshots", ()))
   return Settings(**data)
 
 

@@ -17,7 +17,9 @@ A run is a set of work units (one algorithm x game x hyperparameters x seed),
 each with its own folder ``units/<unit id>/`` holding ``rows.csv`` (appended
 and flushed at every evaluation point, so a crash loses at most the point in
 progress), ``checkpoint.pkl`` (the solver's state, replaced atomically) and
-``done.json`` (the row count and a checksum of the finished rows).
+``done.json`` (the row count and a checksum of the finished rows) and
+``snapshot_<name>.npz`` (average strategies kept for later analysis, such
+as head-to-head tables).
 :func:`load_results` merges the units into one DataFrame;
 :func:`write_merged` saves it as ``results.parquet`` and ``results.csv``.
 """
@@ -36,6 +38,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 COLUMNS = ("experiment", "game", "algorithm", "hyperparameters", "seed",
@@ -201,9 +204,26 @@ class UnitStore:
     except FileNotFoundError:
       pass
 
+  def save_snapshot(self, name: str, iteration: int,
+                    strategy: np.ndarray) -> None:
+    """Keeps an average strategy as ``snapshot_<name>.npz`` (atomically)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, iteration=np.int64(iteration), strategy=strategy)
+    _atomic_write(self.folder / f"snapshot_{name}.npz", buffer.getvalue())
+
+  def load_snapshot(self, name: str) -> tuple[int, np.ndarray] | None:
+    """(iteration, strategy) of a snapshot, or None if it was not taken."""
+    path = self.folder / f"snapshot_{name}.npz"
+    if not path.exists():
+      return None
+    with np.load(path) as data:
+      return int(data["iteration"]), data["strategy"]
+
   def reset(self) -> None:
     """Deletes the unit's files (it will be run from scratch)."""
-    for path in (self.rows_path, self.checkpoint_path, self.done_path):
+    paths = [self.rows_path, self.checkpoint_path, self.done_path]
+    paths += list(self.folder.glob("snapshot_*.npz"))
+    for path in paths:
       try:
         path.unlink()
       except FileNotFoundError:
