@@ -1,4 +1,4 @@
-"""Strategy arrays <-> OpenSpiel policies.
+"""Strategy arrays <-> OpenSpiel policies, and the check that a policy is one.
 
 A strategy array is [num_infosets, num_distinct_actions] with rows in the
 compiled tree's infoset order, which is exactly the row order of
@@ -13,14 +13,25 @@ player_id)``, pyspiel policies (``pyspiel.TabularPolicy``,
 ``pyspiel.UniformRandomPolicy``, ...), a callable ``state -> {action: prob}``
 or ``[(action, prob), ...]``, a dict ``infostate key -> [(action, prob), ...]``
 (the format of ``TabularPolicy.to_dict()``), or a numpy array in our layout.
+
+:func:`as_strategy` converts and then checks that the result is a strategy
+(:func:`check_strategy`): finite, non-negative probabilities, 0 on illegal
+actions, each infoset's row summing to 1 within ``STRATEGY_TOLERANCE``. The
+evaluators and the solvers' ``initial_policy`` take policies through it.
+
+Solvers return :class:`TabularPolicy`, OpenSpiel's ``TabularPolicy`` that
+also reads as the dict ``infostate key -> [(action, prob), ...]`` pyspiel's
+C++ functions take, so ``pyspiel.exploitability(game, policy)`` accepts it.
 """
 
 from __future__ import annotations
 
+import numbers
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Callable
 
+import numba
 import numpy as np
 import pyspiel
 from open_spiel.python import policy as openspiel_policy
@@ -28,6 +39,9 @@ from open_spiel.python import policy as openspiel_policy
 from spiel_ext.engine import GameTree, compile_game
 
 PolicyLike = Any
+
+# Largest |sum of a row over the legal actions - 1| a strategy may have.
+STRATEGY_TOLERANCE = 1e-6
 
 _TEMPLATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -47,11 +61,74 @@ class _LazyStates(Sequence):
     return self._tree.state(int(self._tree.infoset_history[index]))
 
 
-def _template(tree: GameTree) -> openspiel_policy.TabularPolicy:
+class TabularPolicy(openspiel_policy.TabularPolicy, Mapping):
+  """OpenSpiel's ``policy.TabularPolicy``, also readable as a dict.
+
+  It is an ``open_spiel.python.policy.TabularPolicy`` in every respect (same
+  ``state_lookup``, ``action_probability_array`` and methods), and in
+  addition a read-only mapping ``infostate key -> [(action, prob), ...]``
+  over each infoset's legal actions: the table pyspiel's C++ functions
+  accept, so ``pyspiel.exploitability(game, policy)`` and
+  ``pyspiel.nash_conv(game, policy)`` take it as they take a dict. Build
+  one with :func:`to_tabular_policy`. It pickles as its game and array.
+  """
+
+  # --------------------------------------------------------------- mapping
+  def __getitem__(self, key: str) -> list[tuple[int, float]]:
+    row = self.state_lookup[key]
+    probs = self.action_probability_array[row]
+    return [(int(a), float(probs[a]))
+            for a in np.flatnonzero(self.legal_actions_mask[row])]
+
+  def __len__(self) -> int:
+    return len(self.state_lookup)
+
+  def __iter__(self) -> Iterator[str]:
+    return iter(self.state_lookup)
+
+  def __contains__(self, key: object) -> bool:
+    return key in self.state_lookup
+
+  # Mapping's equality would compare tables; policies compare by identity.
+  __eq__ = object.__eq__
+  __hash__ = object.__hash__
+
+  # ---------------------------------------------------- OpenSpiel details
+  @property
+  def _random_state(self) -> np.random.RandomState:
+    """The generator ``sample_action`` draws from, as OpenSpiel's Policy
+    makes it (unseeded); created on first use."""
+    state = self.__dict__.get("_sampler")
+    if state is None:
+      state = self.__dict__["_sampler"] = np.random.RandomState()
+    return state
+
+  @_random_state.setter
+  def _random_state(self, value: np.random.RandomState) -> None:
+    self.__dict__["_sampler"] = value
+
+  def __copy__(self, copy_action_probability_array: bool = True):
+    result = super().__copy__(copy_action_probability_array)
+    result.__class__ = type(self)
+    return result
+
+  def __reduce__(self):
+    return (_rebuild_policy, (self.game, self.action_probability_array))
+
+  def __repr__(self) -> str:
+    return (f"TabularPolicy(game={str(self.game)!r}, "
+            f"infosets={len(self.state_lookup)})")
+
+
+def _rebuild_policy(game: pyspiel.Game,
+                    strategy: np.ndarray) -> TabularPolicy:
+  return to_tabular_policy(game, strategy, copy=False)
+
+
+def _template(tree: GameTree) -> TabularPolicy:
   template = _TEMPLATES.get(tree)
   if template is None:
-    template = openspiel_policy.TabularPolicy.__new__(
-        openspiel_policy.TabularPolicy)
+    template = TabularPolicy.__new__(TabularPolicy)
     template.game = tree.game
     template.player_ids = list(range(tree.num_players))
     template.game_type = tree.game.get_type()
@@ -68,13 +145,14 @@ def _template(tree: GameTree) -> openspiel_policy.TabularPolicy:
 
 def to_tabular_policy(tree: GameTree | str | pyspiel.Game,
                       strategy: np.ndarray | None = None,
-                      copy: bool = True) -> openspiel_policy.TabularPolicy:
-  """A TabularPolicy holding ``strategy`` (uniform when None).
+                      copy: bool = True) -> TabularPolicy:
+  """A :class:`TabularPolicy` holding ``strategy`` (uniform when None).
 
   The result has the keys and row layout OpenSpiel's own
   ``TabularPolicy(game)`` would have; ``state_in`` is None and ``states`` is
   rebuilt lazily from the tree when read. With ``copy=False`` the policy
-  shares ``strategy``'s memory.
+  shares ``strategy``'s memory. Only the shape is checked: use
+  :func:`check_strategy` to check that ``strategy`` is a strategy.
   """
   tree = compile_game(tree)
   if strategy is None:
@@ -87,9 +165,96 @@ def to_tabular_policy(tree: GameTree | str | pyspiel.Game,
   return result
 
 
+# ------------------------------------------------------------------ checks
+@numba.njit(cache=True, nogil=True)
+def _first_bad_row(strategy, legal, tolerance):
+  """(row, problem) of the first row that is not a distribution over the
+  legal actions, or (-1, 0). Problems: 1 non-finite, 2 negative, 3 mass on
+  an illegal action, 4 legal mass not 1."""
+  for row in range(strategy.shape[0]):
+    total = 0.0
+    for a in range(strategy.shape[1]):
+      p = strategy[row, a]
+      if not np.isfinite(p):
+        return row, 1
+      if p < 0.0:
+        return row, 2
+      if p != 0.0 and not legal[row, a]:
+        return row, 3
+      total += p
+    if abs(total - 1.0) > tolerance:
+      return row, 4
+  return -1, 0
+
+
+_PROBLEMS = {1: "a value that is not finite", 2: "a negative value",
+             3: "probability on an illegal action",
+             4: "legal-action probabilities that do not sum to 1"}
+
+
+def check_strategy(tree: GameTree, strategy: Any, name: str = "policy",
+                   tolerance: float = STRATEGY_TOLERANCE) -> np.ndarray:
+  """``strategy`` as a float64 array, if it is a strategy of ``tree``'s game.
+
+  A strategy is a [num_infosets, num_distinct_actions] array whose every row
+  holds finite, non-negative probabilities, 0 on the infoset's illegal
+  actions, summing to 1 within ``tolerance`` over its legal actions.
+
+  Raises:
+    ValueError: naming ``name`` and the first infoset (key and row) that
+      breaks a rule, with its values and legal actions.
+  """
+  tree.check_policy(strategy, name)
+  if strategy.dtype.kind not in "biuf":
+    raise ValueError(f"{name} must be a float array; got dtype "
+                     f"{strategy.dtype}.")
+  strategy = np.ascontiguousarray(strategy, dtype=np.float64)
+  row, problem = _first_bad_row(strategy, tree.infoset_legal, tolerance)
+  if row >= 0:
+    legal = np.flatnonzero(tree.infoset_legal[row]).tolist()
+    raise ValueError(
+        f"{name} is not a strategy: at infoset {tree.infoset_keys[row]!r} "
+        f"(row {row}) it has {_PROBLEMS[problem]}: "
+        f"{strategy[row].tolist()[:12]}. Each row must hold finite, "
+        f"non-negative probabilities of the legal actions ({legal} there), "
+        f"0 on the others, summing to 1 (within {tolerance:g}).")
+  return strategy
+
+
+def check_min_action_prob(tree: GameTree, value: Any) -> float:
+  """``value`` as a float in [0, 1/|A|), |A| the largest number of legal
+  actions at an infoset; ValueError naming ``min_action_prob`` otherwise."""
+  largest = (1.0 / float(tree.infoset_num_actions.max())
+             if tree.num_infosets else 1.0)
+  wanted = (f"min_action_prob must be in [0, 1/|A|) = [0, {largest:g}) for "
+            f"{tree.game_string}")
+  if (isinstance(value, (bool, np.bool_)) or
+      not isinstance(value, numbers.Real)):
+    raise ValueError(f"{wanted}; got {value!r}.")
+  number = float(value)
+  if not 0.0 <= number < largest:  # False for NaN too.
+    raise ValueError(f"{wanted}; got {value!r}.")
+  return number
+
+
+def as_strategy(tree: GameTree, policy: PolicyLike,
+                name: str = "policy") -> np.ndarray:
+  """Any policy :func:`policy_to_array` accepts, checked to be a strategy
+  (:func:`check_strategy`). An array that already is one is returned as is
+  (not copied)."""
+  if not isinstance(policy, np.ndarray):
+    policy = policy_to_array(tree, policy, name=name)
+  return check_strategy(tree, policy, name)
+
+
+# -------------------------------------------------------------- conversion
 def policy_to_array(tree: GameTree | str | pyspiel.Game, policy: PolicyLike,
-                    fallback: np.ndarray | None = None) -> np.ndarray:
-  """Converts any OpenSpiel policy (see module docstring) to a strategy array.
+                    fallback: np.ndarray | None = None, *,
+                    name: str = "policy") -> np.ndarray:
+  """Converts any OpenSpiel policy (see module docstring) to an array.
+
+  The result has the policy's probabilities as they are; use
+  :func:`as_strategy` to also check that they form a strategy.
 
   Args:
     tree: the compiled game (or a game / game string).
@@ -97,30 +262,32 @@ def policy_to_array(tree: GameTree | str | pyspiel.Game, policy: PolicyLike,
     fallback: rows used for infosets a TabularPolicy or dict does not cover
       (OpenSpiel's own merge fills them uniformly). Without it a missing
       infoset is an error.
+    name: what to call the policy in error messages.
 
   Raises:
-    ValueError: the policy belongs to another game or misses infosets.
+    ValueError: the policy belongs to another game, misses infosets, or
+      names an action that is not legal at an infoset (or not an action).
   """
   tree = compile_game(tree)
   if isinstance(policy, np.ndarray):
-    tree.check_policy(policy)
+    tree.check_policy(policy, name)
     return np.array(policy, dtype=np.float64)
   game = getattr(policy, "game", None)
   if isinstance(game, pyspiel.Game) and str(game) != tree.game_string:
-    raise ValueError(f"policy is for game {game}, not {tree.game_string}.")
+    raise ValueError(f"{name} is for game {game}, not {tree.game_string}.")
   if isinstance(policy, openspiel_policy.TabularPolicy):
     return _from_rows(tree, policy.state_lookup,
-                      policy.action_probability_array, fallback)
-  if isinstance(policy, dict):
-    return _from_dict(tree, policy, fallback)
-  return _from_callable(tree, _as_state_function(policy))
+                      policy.action_probability_array, fallback, name)
+  if isinstance(policy, Mapping):
+    return _from_dict(tree, policy, fallback, name)
+  return _from_callable(tree, _as_state_function(policy, name), name)
 
 
 def _from_rows(tree: GameTree, lookup: dict[str, int], rows: np.ndarray,
-               fallback: np.ndarray | None) -> np.ndarray:
+               fallback: np.ndarray | None, name: str) -> np.ndarray:
   rows = np.asarray(rows, dtype=np.float64)
   if rows.ndim != 2 or rows.shape[1] != tree.num_distinct_actions:
-    raise ValueError(f"policy has {rows.shape} action probabilities; "
+    raise ValueError(f"{name} has {rows.shape} action probabilities; "
                      f"{tree.game_string} needs {tree.num_distinct_actions} "
                      "columns.")
   if lookup is tree.key_to_infoset or lookup == tree.key_to_infoset:
@@ -130,14 +297,15 @@ def _from_rows(tree: GameTree, lookup: dict[str, int], rows: np.ndarray,
   missing = index < 0
   if missing.any():
     if fallback is None:
-      _raise_missing(tree, np.flatnonzero(missing))
+      _raise_missing(tree, np.flatnonzero(missing), name)
     result = np.array(fallback, dtype=np.float64)
     result[~missing] = rows[index[~missing]]
     return result
   return rows[index]
 
 
-def _from_dict(tree: GameTree, table: dict, fallback) -> np.ndarray:
+def _from_dict(tree: GameTree, table: Mapping, fallback,
+               name: str) -> np.ndarray:
   result = (np.zeros((tree.num_infosets, tree.num_distinct_actions))
             if fallback is None else np.array(fallback, dtype=np.float64))
   found = np.zeros(tree.num_infosets, dtype=bool)
@@ -147,15 +315,51 @@ def _from_dict(tree: GameTree, table: dict, fallback) -> np.ndarray:
       continue
     found[row] = True
     result[row] = 0.0
-    pairs = entries.items() if isinstance(entries, dict) else entries
-    for action, prob in pairs:
-      result[row, action] = prob
+    _write_row(tree, row, entries, result, name)
   if fallback is None and not found.all():
-    _raise_missing(tree, np.flatnonzero(~found))
+    _raise_missing(tree, np.flatnonzero(~found), name)
   return result
 
 
-def _as_state_function(policy) -> Callable[[pyspiel.State, int], Any]:
+def _write_row(tree: GameTree, row: int, entries: Any, result: np.ndarray,
+               name: str) -> None:
+  """Writes (action, prob) pairs (or an {action: prob} dict) into ``row``.
+
+  An action that is not an id of the game, or an illegal one with non-zero
+  probability, is an error (OpenSpiel's own tables list illegal actions with
+  probability 0, which is accepted).
+  """
+  try:
+    pairs = list(entries.items() if isinstance(entries, Mapping) else
+                 entries)
+  except TypeError:
+    pairs = None
+  if pairs is None or not all(
+      isinstance(pair, Sequence) and len(pair) == 2 for pair in pairs):
+    raise ValueError(
+        f"{name} at infoset {tree.infoset_keys[row]!r} must give "
+        f"{{action: prob}} or [(action, prob), ...]; got {entries!r}.")
+  legal = tree.infoset_legal[row]
+  for action, prob in pairs:
+    valid_id = (isinstance(action, numbers.Integral) and
+                not isinstance(action, (bool, np.bool_)) and
+                0 <= action < tree.num_distinct_actions)
+    if not isinstance(prob, numbers.Real) or isinstance(prob, (bool, np.bool_)):
+      raise ValueError(f"{name} at infoset {tree.infoset_keys[row]!r} gives "
+                       f"action {action!r} the probability {prob!r}, which "
+                       "is not a number.")
+    if not valid_id or (prob != 0 and not legal[action]):
+      what = ("not legal there" if valid_id else
+              f"not an action id (0..{tree.num_distinct_actions - 1})")
+      raise ValueError(
+          f"{name} at infoset {tree.infoset_keys[row]!r} gives probability "
+          f"{prob!r} to action {action!r}, which is {what}; the legal "
+          f"actions are {np.flatnonzero(legal).tolist()}.")
+    result[row, action] = prob
+
+
+def _as_state_function(policy, name: str) -> Callable[[pyspiel.State, int],
+                                                       Any]:
   if isinstance(policy, openspiel_policy.Policy):
     return policy.action_probabilities
   if isinstance(policy, pyspiel.Policy):
@@ -163,26 +367,24 @@ def _as_state_function(policy) -> Callable[[pyspiel.State, int], Any]:
   if callable(policy):
     return lambda state, player: policy(state)
   raise ValueError(
-      "policy must be an OpenSpiel policy (policy.Policy, TabularPolicy, a "
+      f"{name} must be an OpenSpiel policy (policy.Policy, TabularPolicy, a "
       "pyspiel policy), a callable state -> {action: prob}, a dict infostate "
       f"key -> [(action, prob)] or a strategy array; got "
       f"{type(policy).__name__}.")
 
 
-def _from_callable(tree: GameTree, state_policy) -> np.ndarray:
+def _from_callable(tree: GameTree, state_policy, name: str) -> np.ndarray:
   result = np.zeros((tree.num_infosets, tree.num_distinct_actions))
   for row in range(tree.num_infosets):
     state = tree.state(int(tree.infoset_history[row]))
-    probs = state_policy(state, int(tree.infoset_player[row]))
-    pairs = probs.items() if isinstance(probs, dict) else probs
-    for action, prob in pairs:
-      result[row, action] = prob
+    _write_row(tree, row, state_policy(state, int(tree.infoset_player[row])),
+               result, name)
   return result
 
 
-def _raise_missing(tree: GameTree, rows: np.ndarray):
+def _raise_missing(tree: GameTree, rows: np.ndarray, name: str):
   examples = ", ".join(repr(tree.infoset_keys[r]) for r in rows[:3])
   raise ValueError(
-      f"policy has no entry for {len(rows)} of the {tree.num_infosets} "
+      f"{name} has no entry for {len(rows)} of the {tree.num_infosets} "
       f"infosets of {tree.game_string} (e.g. {examples}); is it a policy for "
       "this game? Pass fallback= to fill missing rows.")

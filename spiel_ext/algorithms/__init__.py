@@ -1,6 +1,12 @@
 """Solvers built on the engine, with OpenSpiel's solver interface.
 
-    from spiel_ext.algorithms import CFRSolver      # instead of cfr.CFRSolver
+Swap the import and nothing else::
+
+    from spiel_ext.algorithms import cfr               # CFRSolver, CFRPlusSolver, DCFRSolver
+    from spiel_ext.algorithms import fictitious_play   # XFPSolver (GXFP, BUFP too)
+
+or import the classes from here. The numba kernels compile on first use
+(about 20 s once; the compiled code is cached on disk).
 """
 
 from spiel_ext.algorithms.cfr import CFRPlusSolver, CFRSolver, DCFRSolver

@@ -1,360 +1,245 @@
-"""The fictitious-play family: XFP, GXFP, BUFP(EF), BUFP(X) (SPEC 3.2).
+"""The fictitious-play family: XFP, GXFP, BUFP(EF), BUFP(X).
 
-One core, three small parts: what is mixed in each iteration (a decision
-rule), how it is mixed (a step rule), and options shared by all.
+- :class:`XFPSolver`: full-width extensive-form fictitious play, Johannes
+  Heinrich, Marc Lanctot, David Silver, "Fictitious Self-Play in
+  Extensive-Form Games", ICML 2015, Algorithm 1; matches OpenSpiel's
+  ``fictitious_play.XFPSolver`` iterate for iterate. Options from Tim P.
+  Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm", 2023,
+  arXiv:2310.09658: renormalisation (eq. 18) and perturbed play (eq. 24).
+- :class:`GXFPSolver`: Schulze's generalized XFP (eqs. 3-4).
+- :class:`BUFPSolver`: Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash
+  Equilibrium: Achieving Bayesian Perfect Equilibrium with Belief Update
+  Fictitious Play", DDCLS 2024, arXiv:2409.02706, section 4: BUFP(EF)
+  (eq. 13) and BUFP(X).
 
-Decision rules, for player i against the current average sigma_t:
-  FullBestResponse  XFP (Heinrich, Lanctot, Silver 2015, Algorithm 1): a full
-                    best response to sigma_t^{-i} (engine best-response pass).
-  BestDecision      GXFP (Schulze, seed 002 eq. 4): at every infoset,
-                    argmax_a of the counterfactual action value under sigma_t
-                    (the opponents' and the player's own sigma_t below I).
-  BeliefDecision    BUFP (Ju, Fang, Luo, seed 000 section 4): the same
-                    argmax weighted by the belief B(I, h); where the others
-                    never reach I the belief falls back to chance reach x
-                    uniformly random opponents (GameTree.beliefs).
-With min_action_prob = eps the mixed-in profile is b_eps = eps + (1 - |A|
-eps) b, and XFP's best response is computed in the eps-restricted space
-(seed 002 eq. 24).
+One core, two small parts: what is mixed in each iteration (a decision
+rule) and how it is mixed (a step rule); see
+:mod:`spiel_ext.algorithms.fp_rules`. The average strategy sigma_t is the
+solver's policy: ``current_policy()`` returns it as the same TabularPolicy on
+every call (updated in place), ``average_policy()`` as a fresh one. Swap the
+import and nothing else::
 
-Step rules, with alpha = 1/(t+1):
-  EmpiricalStep     sigma_{t+1}(I) = (t sigma_t(I) + b_t(I)) / (t+1) at every
-                    infoset (GXFP eq. 3, BUFP(EF), Hendon et al.'s EFFP
-                    stepsize); optionally with exact integer counting.
-  RealizationStep   sigma_{t+1}(I,a) = sigma_t + alpha x_b(I) (b - sigma_t) /
-                    ((1-alpha) x_sigma(I) + alpha x_b(I))  (XFP; BUFP(X)),
-                    x = the player's own realization weight; optionally
-                    renormalised each iteration (Schulze eq. 18).
+    from spiel_ext.algorithms import fictitious_play   # was OpenSpiel's
+    xfp_solver = fictitious_play.XFPSolver(game)
+    for i in range(100):
+      xfp_solver.iteration()
+    policy = xfp_solver.average_policy()
 """
 
 from __future__ import annotations
 
-import math
+from typing import Any, Callable, NamedTuple
 
-import numba
 import numpy as np
+import pyspiel
 
-from spiel_ext.algorithms.base import Solver, check_choice, check_real
-from spiel_ext.engine import GameTree, passes
-from spiel_ext.policy import policy_to_array
-
-_jit = numba.njit(cache=True, nogil=True)
+from spiel_ext.algorithms.base import Solver
+from spiel_ext.algorithms.checks import check_bool, check_choice
+from spiel_ext.algorithms.fp_rules import (BeliefDecision, BestDecision,
+                                           CountingStep, DecisionRule,
+                                           EmpiricalStep, FPArrays,
+                                           FullBestResponse, RealizationStep,
+                                           StepRule, mix_in)
+from spiel_ext.engine import GameTree
+from spiel_ext.policy import (PolicyLike, as_strategy,
+                              check_min_action_prob)
 
 TIE_RULES = ("lowest", "even")
+INITIAL_POLICIES = ("uniform", "random")
+STEPSIZES = ("ef", "x")
+CONTINUATIONS = ("average", "best_response")
 
 
-@_jit
-def argmax_profile(values, legal, even_split, out):
-  """One-hot argmax per row over legal actions (ties to the lowest id), or
-  with ``even_split`` the uniform mix over all exact maximisers."""
-  for row in range(values.shape[0]):
-    top = -np.inf
-    for a in range(values.shape[1]):
-      if legal[row, a] and values[row, a] > top:
-        top = values[row, a]
-    count = 0
-    first = -1
-    for a in range(values.shape[1]):
-      out[row, a] = 0.0
-      if legal[row, a] and values[row, a] == top:
-        count += 1
-        if first < 0:
-          first = a
-    if even_split:
-      for a in range(values.shape[1]):
-        if legal[row, a] and values[row, a] == top:
-          out[row, a] = 1.0 / count
-    else:
-      out[row, first] = 1.0
+class FPSettings(NamedTuple):
+  """What the rules of a fictitious-play solver are built from."""
+  tree: GameTree
+  min_action_prob: float
+  even_split: bool
 
 
-# ------------------------------------------------------------ decision rules
-class FullBestResponse:
-  """XFP: a full best response to the others' part of sigma_t.
+RuleFactory = Callable[[FPSettings], tuple[DecisionRule, StepRule]]
 
-  Computed by backward induction in OpenSpiel's order, so that exact ties
-  (common in small poker games) break as OpenSpiel's XFP breaks them.
-  """
+_COMMON_ARGS = """
+    min_action_prob: eps >= 0 of the perturbed game, below 1/|A| for the
+      largest |A| (default 0): every mixed-in decision plays each legal
+      action with probability at least eps, and best responses are taken in
+      that restricted space (Schulze 2023, eq. 24).
+    initial_policy: sigma_1: "uniform" (default), "random" (Dirichlet(1) at
+      every infoset, drawn with ``seed``) or any policy
+      :func:`spiel_ext.policy.policy_to_array` accepts (checked to be a
+      strategy).
+    seed: an int >= 0 (default 0) or None, seeding ``initial_policy="random"``.
+"""
 
-  def decide(self, tree: GameTree, strategy, player, min_action_prob, legal,
-             even_split):
-    del legal, even_split
-    best = tree.best_response_actions(strategy, player,
-                                      min_action_prob=min_action_prob)
-    rows = tree.player_rows[player]
-    profile = np.zeros((rows.stop - rows.start, tree.num_distinct_actions))
-    profile[np.arange(profile.shape[0]), best[rows]] = 1.0
-    return profile
-
-
-class BestDecision:
-  """GXFP: argmax of counterfactual action values under sigma_t."""
-
-  def decide(self, tree: GameTree, strategy, player, min_action_prob, legal,
-             even_split):
-    del min_action_prob
-    values = tree.player_counterfactual_values(strategy, player).cfv
-    profile = np.empty_like(values)
-    argmax_profile(values, legal, even_split, profile)
-    return profile
+_RAISES = """
+  Raises:
+    TypeError: a bool option that is not a bool, or ``seed`` not an int.
+    ValueError: a bad option (the message names it and the accepted values),
+      an ``initial_policy`` that is not a strategy, or a game without
+      perfect-recall infostate strings.
+"""
 
 
-class BeliefDecision:
-  """BUFP: argmax of belief-weighted action values, fallback belief off path.
-
-  continuation="average": the player's own sigma_t below I (seed 000 eq. 9,
-  like GXFP's best decision). Where the others reach I the belief is
-  proportional to x_{-i}, so the argmax is GXFP's (computed from the same
-  counterfactual values, so the two agree exactly there); only unreached
-  infosets use the fallback belief.
-
-  continuation="best_response": the player's own later choices are the
-  belief best decisions too, found by backward induction (a sequential best
-  response to the beliefs). On reached infosets that is a full best
-  response, so XFP's realization-weighted step stays a fictitious-play
-  step; with the "average" continuation that step can stall, because an
-  infoset the decisions stop reaching gets zero realization weight and
-  never improves.
-  """
-
-  def __init__(self, continuation: str):
-    self.continuation = continuation
-
-  def decide(self, tree: GameTree, strategy, player, min_action_prob, legal,
-             even_split):
-    if self.continuation == "best_response":
-      belief, on_path = tree.beliefs(strategy, player)
-      if on_path.all():
-        # Beliefs proportional to x_{-i} everywhere: a plain best response.
-        best = tree.best_response_actions(strategy, player,
-                                          min_action_prob=min_action_prob)
-      else:
-        _, best, _ = tree.weighted_best_response(
-            strategy, player, infoset_weight=belief,
-            min_action_prob=min_action_prob)
-      rows = tree.player_rows[player]
-      profile = np.zeros((rows.stop - rows.start, tree.num_distinct_actions))
-      profile[np.arange(profile.shape[0]), best[rows]] = 1.0
-      return profile
-    player_pass = tree.player_counterfactual_values(strategy, player)
-    values = player_pass.cfv
-    off_path = player_pass.others_reach == 0.0
-    if off_path.any():
-      rows = tree.player_rows[player]
-      fallback = tree.counterfactual_values(
-          strategy, reach=tree.uniform_reach(),
-          values=tree.values(strategy))[rows]
-      values = np.where(off_path[:, None], fallback, values)
-    profile = np.empty_like(values)
-    argmax_profile(values, legal, even_split, profile)
-    return profile
-
-
-# ---------------------------------------------------------------- steps
-def mix_in(profile, legal, min_action_prob):
-  """b_eps = eps + (1 - |A| eps) b on legal actions."""
-  if min_action_prob == 0.0:
-    return profile
-  num_actions = legal.sum(axis=1, keepdims=True)
-  return legal * min_action_prob + (1.0 - num_actions * min_action_prob) * (
-      profile)
-
-
-class EmpiricalStep:
-  """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset."""
-
-  def step(self, solver, player, profile, t):
-    rows = solver.tree.player_rows[player]
-    solver.sigma[rows] = (t * solver.sigma[rows] +
-                              mix_in(profile, solver.legal[rows],
-                                     solver.min_action_prob)) / (t + 1)
-
-
-class CountingStep:
-  """The empirical step with exact integer counts of best decisions.
-
-  sigma_{T+1} = (sigma_1 + sum_t b_t) / (T + 1) with sum_t b_t held in
-  int64 units of 1/L, L = lcm(1..max |A|) (an even split over k maximisers
-  adds L/k), so the average carries no round-off between iterations.
-  """
-
-  def __init__(self, tree: GameTree):
-    self.unit = math.lcm(*range(1, int(tree.infoset_num_actions.max()) + 1))
-
-  def step(self, solver, player, profile, t):
-    rows = solver.tree.player_rows[player]
-    solver.decision_counts[rows] += np.rint(profile * self.unit).astype(np.int64)
-    solver.sigma[rows] = self.strategy(solver, rows, t)
-
-  def strategy(self, solver, rows, t):
-    legal = solver.legal[rows]
-    eps = solver.min_action_prob
-    mixed_counts = solver.decision_counts[rows] / self.unit
-    if eps:
-      num_actions = legal.sum(axis=1, keepdims=True)
-      mixed_counts = t * eps * legal + (1.0 - num_actions * eps) * mixed_counts
-    return (solver.initial_sigma[rows] + mixed_counts) / (t + 1)
-
-
-@_jit
-def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
-                     renormalize):
-  """XFP's update of one player's rows, in place.
-
-  sigma(I, a) += alpha x_b(I) (b(I, a) - sigma(I, a)) /
-                 ((1 - alpha) x_sigma(I) + alpha x_b(I)),
-  left unchanged where the denominator is 0; with ``renormalize`` each row
-  is clipped at 0 and rescaled to sum to 1 (Schulze eq. 18).
-  """
-  for row in range(current.shape[0]):
-    denominator = (1.0 - alpha) * x_sigma[row] + alpha * x_best[row]
-    if denominator <= 0.0:
-      continue
-    scale = alpha * x_best[row] / denominator
-    total = 0.0
-    for a in range(current.shape[1]):
-      if legal[row, a]:
-        current[row, a] += scale * (mixed[row, a] - current[row, a])
-        if renormalize and current[row, a] < 0.0:
-          current[row, a] = 0.0
-        total += current[row, a]
-    if renormalize and total > 0.0:
-      for a in range(current.shape[1]):
-        current[row, a] /= total
-
-
-class RealizationStep:
-  """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1)."""
-
-  def __init__(self, renormalize: bool):
-    self.renormalize = renormalize
-
-  def step(self, solver, player, profile, t):
-    tree = solver.tree
-    rows = tree.player_rows[player]
-    legal = solver.legal[rows]
-    mixed = mix_in(profile, legal, solver.min_action_prob)
-    x_sigma = passes.own_reach_of_infosets(tree.own_sequence, solver.sigma,
-                                           rows.start, rows.stop)
-    best_profile = solver.sigma.copy()
-    best_profile[rows] = mixed
-    x_best = passes.own_reach_of_infosets(tree.own_sequence, best_profile,
-                                          rows.start, rows.stop)
-    realization_step(solver.sigma[rows], mixed, legal, x_sigma, x_best,
-                     1.0 / (t + 1), self.renormalize)
-
-
-# ------------------------------------------------------------------ core
 class FictitiousPlaySolver(Solver):
   """Full-width fictitious play with pluggable decision and step rules.
 
-  Use XFPSolver, GXFPSolver or BUFPSolver; this is their shared loop. The
-  average strategy sigma_t is the solver's policy: ``average_policy()`` and
-  ``current_policy()`` both return it.
+  Use XFPSolver, GXFPSolver or BUFPSolver; this is their shared loop. Works
+  for any number of players and any utility (the algorithms are defined
+  there; the convergence guarantees are for two-player zero-sum games).
+
+  Attributes:
+    sigma: the average strategy sigma_t, [infosets, actions].
+    initial_sigma: sigma_1 (eps-mixed).
+    decision_counts: integer counts of best decisions (integer counting).
   """
 
-  # sigma: the average strategy; initial_sigma: sigma_1 (eps-mixed);
-  # decision_counts: integer counts of best decisions (CountingStep).
   _STATE_ARRAYS = ("sigma", "initial_sigma", "decision_counts")
+  _CURRENT_ARRAY = "sigma"
 
-  def __init__(self, game, *, decision, step, alternating_updates: bool,
-               initial_policy="uniform", min_action_prob: float = 0.0,
+  def __init__(self, game, *, rules: RuleFactory, alternating_updates: bool,
+               initial_policy: Any = "uniform", min_action_prob: float = 0.0,
                tie_break: str = "lowest", seed: int | None = 0,
-               constructor_arguments: dict | None = None):
-    super().__init__(game, seed=seed, **(constructor_arguments or {}))
-    tree = self._tree
-    if not tree.perfect_recall:
-      raise ValueError(
-          f"{tree.game_string}'s infostate strings do not have perfect "
-          "recall; fictitious play's realization weights need it.")
-    if not isinstance(alternating_updates, bool):
-      raise ValueError("alternating_updates must be True or False; got "
-                       f"{alternating_updates!r}.")
+               hyperparameters: dict[str, Any] | None = None):
     check_choice("tie_break", tie_break, TIE_RULES)
-    largest = int(tree.infoset_num_actions.max())
-    eps = check_real("min_action_prob", min_action_prob, 0.0, 1.0 / largest)
-    if eps >= 1.0 / largest:
-      raise ValueError(f"min_action_prob must be in [0, 1/|A|) = [0, "
-                       f"{1.0 / largest:g}) for {tree.game_string}; got "
-                       f"{min_action_prob}.")
-    self._decision = decision
-    self._step = step(tree) if step is CountingStep else step
-    self._alternating = alternating_updates
+    if isinstance(initial_policy, str):
+      check_choice("initial_policy", initial_policy, INITIAL_POLICIES)
+    super().__init__(game, alternating_updates=alternating_updates,
+                     seed=seed, hyperparameters=hyperparameters or {})
+    tree = self._tree
+    eps = check_min_action_prob(tree, min_action_prob)
+    self._decision, self._step = rules(
+        FPSettings(tree, eps, tie_break == "even"))
     self.min_action_prob = eps
-    self._even_split = tie_break == "even"
     self.legal = tree.infoset_legal
     self.initial_sigma = mix_in(self._initial_strategy(initial_policy),
                                 self.legal, eps)
     self.sigma = self.initial_sigma.copy()
     self.decision_counts = np.zeros(self.legal.shape, dtype=np.int64)
 
-  def _initial_strategy(self, initial_policy) -> np.ndarray:
+  def _check_game(self) -> None:
+    if not self._tree.perfect_recall:
+      raise ValueError(
+          f"{self._tree.game_string}'s infostate strings do not have perfect "
+          "recall; fictitious play's realization weights need it.")
+
+  def _initial_strategy(self, initial_policy: PolicyLike) -> np.ndarray:
     tree = self._tree
     if isinstance(initial_policy, str):
-      check_choice("initial_policy", initial_policy, ("uniform", "random"))
       if initial_policy == "uniform":
         return tree.uniform_policy()
       raw = np.where(self.legal, self._rng.gamma(1.0, size=self.legal.shape),
                      0.0)
       return raw / raw.sum(axis=1, keepdims=True)
-    strategy = policy_to_array(tree, initial_policy)
-    sums = (strategy * self.legal).sum(axis=1)
-    if (strategy < 0).any() or not np.allclose(sums, 1.0):
-      raise ValueError("initial_policy must give each infoset a probability "
-                       "distribution over its legal actions.")
+    strategy = as_strategy(tree, initial_policy, "initial_policy")
     return strategy * self.legal
 
   def best_decisions(self, player: int,
                      strategy: np.ndarray | None = None) -> np.ndarray:
     """What this solver would mix in for ``player`` now ([player rows, A],
-    before the eps perturbation)."""
+    before the eps perturbation), against ``strategy`` (default sigma_t)."""
     self._tree.check_player(player)
-    strategy = self.sigma if strategy is None else strategy
+    strategy = (self.sigma if strategy is None else
+                as_strategy(self._tree, strategy, "strategy"))
+    return self._decision.decide(self._tree, strategy, player)
+
+  # ------------------------------------------------------- player updates
+  def _compute_update(self, player: int) -> np.ndarray:
+    return self._decision.decide(self._tree, self.sigma, player)
+
+  def _apply_update(self, player: int, update: np.ndarray, t: int) -> None:
+    result = self._step.step(
+        self._tree, FPArrays(self.sigma, self.initial_sigma,
+                             self.decision_counts), player, update, t)
     rows = self._tree.player_rows[player]
-    return self._decision.decide(self._tree, strategy, player,
-                                 self.min_action_prob, self.legal[rows],
-                                 self._even_split)
+    self.sigma[rows] = result.sigma
+    if result.decision_counts is not None:
+      self.decision_counts[rows] = result.decision_counts
 
-  def _run_iteration(self) -> None:
-    t = self._iteration
-    players = range(self._tree.num_players)
-    if self._alternating:
-      for player in players:
-        self._step.step(self, player, self.best_decisions(player), t)
-    else:
-      profiles = [self.best_decisions(player) for player in players]
-      for player in players:
-        self._step.step(self, player, profiles[player], t)
-
-  def current_strategy(self) -> np.ndarray:
-    return self.sigma.copy()
-
+  # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:
     return self.sigma.copy()
 
+  def average_policy_tables(self) -> list[dict[str, dict[int, float]]]:
+    """sigma_t per player as ``{infostate key: {action: prob}}`` over the
+    legal actions, as OpenSpiel's ``XFPSolver.average_policy_tables()``
+    (which returns an empty list before the first iteration; this returns
+    sigma_1 then)."""
+    tree = self._tree
+    tables = []
+    for player in range(tree.num_players):
+      table = {}
+      for row in tree.infosets_of_player(player):
+        actions = np.flatnonzero(self.legal[row])
+        table[tree.infoset_keys[row]] = dict(
+            zip(actions.tolist(), self.sigma[row, actions].tolist()))
+      tables.append(table)
+    return tables
+
+  def sample_episodes(self, *_args, **_kwargs):
+    """Not provided: the exact evaluators replace OpenSpiel's sampling."""
+    raise NotImplementedError(
+        "spiel_ext's fictitious-play solvers do not sample episodes; "
+        "spiel_ext.eval.expected_values(game, policy) and "
+        "spiel_ext.eval.head_to_head(game, policy_a, policy_b) give the exact "
+        "expected returns instead.")
+
+  def get_empirical_metagame(self, *_args, **_kwargs):
+    """Not provided: spiel_ext keeps no best-response oracles. Exact payoffs
+    between policies: ``spiel_ext.eval.head_to_head_matrix``."""
+    raise NotImplementedError(
+        "spiel_ext's fictitious-play solvers keep no best-response oracles "
+        "(save_oracles is accepted and ignored); "
+        "spiel_ext.eval.head_to_head_matrix(game, {name: policy}) gives the "
+        "exact payoff table between any policies.")
+
 
 class XFPSolver(FictitiousPlaySolver):
-  """XFP; matches ``open_spiel.python.algorithms.fictitious_play.XFPSolver``.
+  __doc__ = f"""XFP; matches ``open_spiel.python.algorithms.fictitious_play.XFPSolver``
+  iterate for iterate (both players respond to sigma_t, then both step).
+
+  ``current_policy()`` returns sigma_t as the same TabularPolicy on every
+  call, updated in place; ``average_policy()`` returns it as a fresh one.
+  (OpenSpiel's ``average_policy()`` returns a callable ``JointPolicy`` that
+  follows the solver as it iterates; here ``current_policy()`` is the
+  object that follows it.) ``average_policy_tables()`` is as OpenSpiel's.
 
   Args:
-    game: a pyspiel game, game string or compiled tree.
-    alternating_updates: False (OpenSpiel's XFP: both best responses to
-      sigma_t) or True.
-    renormalize: Schulze's renormalisation step (seed 002 eq. 18).
-    min_action_prob: eps of the perturbed game (seed 002 eq. 24).
-    initial_policy: "uniform", "random" (Dirichlet(1) with ``seed``) or any
-      policy.
+    game: a pyspiel game, game string or compiled GameTree: any sequential
+      game with perfect-recall infostate strings, any number of players.
+    save_oracles: accepted for OpenSpiel compatibility (default False) and
+      ignored: no best-response oracles are kept, so
+      ``get_empirical_metagame`` is not provided (use
+      ``spiel_ext.eval.head_to_head_matrix`` for exact payoff tables).
+    alternating_updates: False (default, OpenSpiel's XFP: both players
+      respond to sigma_t) or True (each responds to the previous update).
+    renormalize: False (default) or True: clip each updated row at 0 and
+      rescale it to sum to 1 (Schulze 2023, eq. 18).{_COMMON_ARGS}{_RAISES}
+  Example::
+
+    solver = XFPSolver(pyspiel.load_game("leduc_poker"))
+    for _ in range(100):
+      solver.iteration()
+    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
   """
 
-  def __init__(self, game, *, alternating_updates: bool = False,
-               renormalize: bool = False, min_action_prob: float = 0.0,
-               initial_policy="uniform", seed: int | None = 0):
-    super().__init__(game, decision=FullBestResponse(),
-                     step=RealizationStep(bool(renormalize)),
+  def __init__(self, game: pyspiel.Game | str | GameTree,
+               save_oracles: bool = False, *,
+               alternating_updates: bool = False, renormalize: bool = False,
+               min_action_prob: float = 0.0, initial_policy: Any = "uniform",
+               seed: int | None = 0):
+    save_oracles = check_bool("save_oracles", save_oracles)
+    renormalize = check_bool("renormalize", renormalize)
+
+    def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
+      return (FullBestResponse(settings.min_action_prob),
+              RealizationStep(renormalize, settings.min_action_prob))
+
+    super().__init__(game, rules=rules,
                      alternating_updates=alternating_updates,
                      initial_policy=initial_policy,
                      min_action_prob=min_action_prob, seed=seed,
-                     constructor_arguments=dict(
+                     hyperparameters=dict(
+                         save_oracles=save_oracles,
                          alternating_updates=alternating_updates,
                          renormalize=renormalize,
                          min_action_prob=min_action_prob,
@@ -362,65 +247,101 @@ class XFPSolver(FictitiousPlaySolver):
 
 
 class GXFPSolver(FictitiousPlaySolver):
-  """GXFP (Schulze, seed 002 eqs. 3-4).
+  __doc__ = f"""GXFP: Schulze's generalized XFP (Schulze 2023, eqs. 3-4).
+
+  At every infoset, reached or not, sigma_{{t+1}}(I) = (t sigma_t(I) +
+  b_t(I)) / (t + 1) with b_t(I) the argmax of the counterfactual action
+  values under sigma_t (the player's own sigma_t below I). Policies as
+  :class:`XFPSolver`.
 
   Args:
-    integer_counting: keep exact integer counts of best decisions.
-    tie_break: "lowest" action id or "even" split among maximisers.
-    alternating_updates, min_action_prob, initial_policy, seed: as XFP.
+    game: as for :class:`XFPSolver`.
+    alternating_updates: False (default) or True, as for XFPSolver.
+    integer_counting: False (default) or True: keep exact integer counts of
+      best decisions, so the average carries no round-off.
+    tie_break: "lowest" (default: the lowest action id among exact
+      maximisers) or "even" (an even split among them).{_COMMON_ARGS}{_RAISES}
+  Example::
+
+    solver = GXFPSolver("kuhn_poker", integer_counting=True)
+    for _ in range(1000):
+      solver.iteration()
   """
 
-  def __init__(self, game, *, alternating_updates: bool = False,
+  def __init__(self, game: pyspiel.Game | str | GameTree, *,
+               alternating_updates: bool = False,
                integer_counting: bool = False, tie_break: str = "lowest",
-               min_action_prob: float = 0.0, initial_policy="uniform",
+               min_action_prob: float = 0.0, initial_policy: Any = "uniform",
                seed: int | None = 0):
-    super().__init__(game, decision=BestDecision(),
-                     step=CountingStep if integer_counting else EmpiricalStep(),
+    integer_counting = check_bool("integer_counting", integer_counting)
+
+    def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
+      step = (CountingStep(settings.tree, settings.min_action_prob)
+              if integer_counting else EmpiricalStep(settings.min_action_prob))
+      return BestDecision(settings.even_split), step
+
+    super().__init__(game, rules=rules,
                      alternating_updates=alternating_updates,
                      initial_policy=initial_policy,
                      min_action_prob=min_action_prob, tie_break=tie_break,
-                     seed=seed, constructor_arguments=dict(
+                     seed=seed, hyperparameters=dict(
                          alternating_updates=alternating_updates,
                          integer_counting=integer_counting,
                          tie_break=tie_break, min_action_prob=min_action_prob,
                          initial_policy=initial_policy))
 
 
-STEPSIZES = ("ef", "x")
-CONTINUATIONS = ("average", "best_response")
-
-
 class BUFPSolver(FictitiousPlaySolver):
-  """Belief-update fictitious play (seed 000 section 4).
+  __doc__ = f"""Belief-update fictitious play (Ju, Fang, Luo 2024, section 4).
+
+  The best decision at each infoset is weighted by the belief over its
+  histories: the others' reach under sigma_t, or where they never reach it,
+  chance reach times uniformly random opponents (see
+  :meth:`spiel_ext.engine.GameTree.beliefs`). That off-path belief is what
+  makes BUFP play sensibly on paths the average never takes. Policies as
+  :class:`XFPSolver`.
 
   Args:
-    stepsize: "ef" (BUFP(EF): the empirical step at every infoset, reached or
-      not) or "x" (BUFP(X): XFP's realization-weighted step with the belief
-      best decisions in place of the best response).
+    game: as for :class:`XFPSolver`.
+    stepsize: "ef" (default; BUFP(EF): the empirical step at every infoset,
+      reached or not, eq. 13) or "x" (BUFP(X): XFP's realization-weighted
+      step with the belief best decisions in place of the best response).
     continuation: how the player's own play below I is valued when choosing
-      at I: "average" (sigma_t, seed 000 eq. 9) or "best_response" (the
-      belief best decisions, by backward induction). Default: "average" for
-      "ef", "best_response" for "x" (see BeliefDecision for why).
-    tie_break, alternating_updates, min_action_prob, initial_policy, seed: as
-      GXFP (tie_break applies to the "average" continuation).
+      at I: "average" (sigma_t, eq. 9) or "best_response" (the belief best
+      decisions, by backward induction). Default None: "average" for "ef",
+      "best_response" for "x" (see ``fp_rules.BeliefDecision`` for why).
+    alternating_updates: False (default) or True, as for XFPSolver.
+    tie_break: "lowest" (default) or "even", as for GXFPSolver (it applies
+      to the "average" continuation).{_COMMON_ARGS}{_RAISES}
+  Example::
+
+    solver = BUFPSolver("leduc_poker", stepsize="ef")
+    for _ in range(1000):
+      solver.iteration()
+    spiel_ext.eval.sequential_gap(solver.game, solver.average_policy()).mean
   """
 
-  def __init__(self, game, *, stepsize: str = "ef",
-               continuation: str | None = None,
+  def __init__(self, game: pyspiel.Game | str | GameTree, *,
+               stepsize: str = "ef", continuation: str | None = None,
                alternating_updates: bool = False, tie_break: str = "lowest",
-               min_action_prob: float = 0.0, initial_policy="uniform",
+               min_action_prob: float = 0.0, initial_policy: Any = "uniform",
                seed: int | None = 0):
     check_choice("stepsize", stepsize, STEPSIZES)
     if continuation is None:
       continuation = "average" if stepsize == "ef" else "best_response"
     check_choice("continuation", continuation, CONTINUATIONS)
-    super().__init__(game, decision=BeliefDecision(continuation),
-                     step=EmpiricalStep() if stepsize == "ef" else
-                     RealizationStep(False),
+
+    def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
+      step = (EmpiricalStep(settings.min_action_prob) if stepsize == "ef" else
+              RealizationStep(False, settings.min_action_prob))
+      return (BeliefDecision(continuation, settings.min_action_prob,
+                             settings.even_split), step)
+
+    super().__init__(game, rules=rules,
                      alternating_updates=alternating_updates,
                      initial_policy=initial_policy,
                      min_action_prob=min_action_prob, tie_break=tie_break,
-                     seed=seed, constructor_arguments=dict(
+                     seed=seed, hyperparameters=dict(
                          stepsize=stepsize, continuation=continuation,
                          alternating_updates=alternating_updates,
                          tie_break=tie_break, min_action_prob=min_action_prob,

@@ -1,14 +1,18 @@
-"""Preference-CFR (Ju, Tellier, Sun, Fang, Luo; seed 003, eqs. 10-13).
+"""Preference-CFR: CFR steered towards preferred actions.
 
-Two strategy rules for the regret-minimisation core, with the preference
-degree delta(I, a) >= 1 and the vulnerability degree beta(I) >= 0:
+Qi Ju, Thomas Tellier, Meng Sun, Zhemei Fang, Yunfeng Luo, "Preference-CFR:
+Beyond Nash Equilibrium for Better Game Strategies", ICML 2025,
+arXiv:2411.01217, eqs. 10-13. Two strategy rules for the regret-minimisation
+core, with the preference degree delta(I, a) >= 1 and the vulnerability
+degree beta(I) >= 0:
 
   B(I, a) = R(I, a) / T - beta(I)                                    (12)
   Pref-CFR(RM): sigma(I, a) = delta B+(I, a) / sum_b delta B+(I, b)  (10)
   Pref-CFR(BR): sigma(I) = pure argmax_a delta(I, a) B(I, a),
                 ties to the lowest action id                      (11, 13)
   when some B+(I, a) > 0; otherwise sigma(I, a) = (delta - 1) / sum (delta - 1),
-  or uniform when every delta(I, .) = 1 (the paper's 0/0; SPEC 3.1).
+  or uniform when every delta(I, .) = 1 (where the paper's formula is 0/0;
+  uniform makes Pref-CFR(RM) with delta = 1, beta = 0 exactly CFR).
 
 The kernels work with T * B = R - T beta, which has the same sign and
 proportions; with delta = 1 and beta = 0 that is R itself, so Pref-CFR(RM)
@@ -17,29 +21,29 @@ then reproduces CFR bit for bit.
 Degrees can be given by action label for the whole game (``{"Raise": 5}``),
 per player (``{0: {"Bet": 10}}``), per infoset key (``{"0": {"Bet": 10}}``)
 or as a full array, and restricted to a set of infosets with ``where`` (for
-example :class:`FirstDecisions`).
+example :class:`FirstDecisions`). The base (CFR, CFR+ or DCFR) is one of
+:data:`regret_rules.CFR_BASES`.
 """
 
 from __future__ import annotations
 
-import math
+import numbers
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Callable
 
 import numba
 import numpy as np
+import pyspiel
 
-from spiel_ext.algorithms.base import check_choice
-from spiel_ext.algorithms.regret import (DiscountedRegrets, PlainRegrets,
-                                         PlusRegrets, PowerAveraging,
-                                         RegretMinimizationSolver,
-                                         check_dcfr_parameters)
-from spiel_ext.engine import GameTree
+from spiel_ext.algorithms.checks import check_choice, check_real
+from spiel_ext.algorithms.regret import RegretMinimizationSolver
+from spiel_ext.algorithms.regret_rules import CFR_BASES, check_dcfr_parameters
+from spiel_ext.engine import GameTree, compile_game
 
 _jit = numba.njit(cache=True, nogil=True)
 
 VARIANTS = ("rm", "br")
-BASES = ("cfr", "cfr+", "dcfr")
+BASES = tuple(CFR_BASES)
 
 
 # ------------------------------------------------------------------ kernels
@@ -108,7 +112,8 @@ def preference_best_response(cumulative_regret, legal, delta, beta, t, out):
 
 
 class PreferenceRule:
-  """Strategy rule of Pref-CFR for the regret-minimisation core."""
+  """Strategy rule of Pref-CFR for the regret-minimisation core
+  (a :class:`regret_rules.StrategyRule`)."""
 
   def __init__(self, variant: str, delta: np.ndarray, beta: np.ndarray):
     self.kernel = (preference_regret_matching if variant == "rm" else
@@ -116,7 +121,8 @@ class PreferenceRule:
     self.delta = delta
     self.beta = beta
 
-  def strategy(self, cumulative_regret, legal, t, rows, out):
+  def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
+               t: int, rows: slice, out: np.ndarray) -> None:
     self.kernel(cumulative_regret, legal, self.delta[rows], self.beta[rows],
                 float(max(t, 1)), out)
 
@@ -128,12 +134,29 @@ class FirstDecisions:
   ``FirstDecisions(player=0)`` is "player 0's first decision" (Kuhn: the
   J/Q/K opening infosets; Leduc: the pre-flop opening infosets); with no
   player, every player's first decision.
+
+  Args:
+    player: None (every player) or a player id, an int >= 0; it must be a
+      player of the game the scope is applied to.
+
+  Raises:
+    ValueError: ``player`` is not None or an int >= 0 (at construction), or
+      not a player of the game (when applied).
   """
 
   def __init__(self, player: int | None = None):
-    self.player = player
+    if player is not None and (
+        isinstance(player, (bool, np.bool_)) or
+        not isinstance(player, numbers.Integral) or player < 0):
+      raise ValueError("FirstDecisions: player must be None or a player id "
+                       f"(an int >= 0); got {player!r}.")
+    self.player = None if player is None else int(player)
 
   def __call__(self, tree: GameTree) -> np.ndarray:
+    if self.player is not None and self.player >= tree.num_players:
+      raise ValueError(
+          f"FirstDecisions: player must be None or in 0..{tree.num_players - 1}"
+          f" for {tree.game_string}; got {self.player}.")
     rows = []
     for row in range(tree.num_infosets):
       acting = int(tree.infoset_player[row])
@@ -150,22 +173,57 @@ class FirstDecisions:
     return f"FirstDecisions(player={self.player})"
 
 
-def resolve_scope(tree: GameTree, where) -> np.ndarray:
-  """Boolean [infosets] mask of the infosets ``where`` selects."""
+Scope = Callable[[GameTree], Any] | Iterable | None
+
+
+def resolve_scope(tree: GameTree, where: Scope) -> np.ndarray:
+  """Boolean [infosets] mask of the infosets ``where`` selects.
+
+  Args:
+    tree: the compiled game.
+    where: None (every infoset); a callable ``tree -> rows`` returning
+      infoset rows (ints in 0..num_infosets-1), such as
+      :class:`FirstDecisions`; or an iterable of infoset keys or rows.
+
+  Raises:
+    ValueError: naming ``where``, for anything else or rows out of range.
+  """
   mask = np.zeros(tree.num_infosets, dtype=bool)
   if where is None:
     mask[:] = True
     return mask
   if callable(where):
-    rows = where(tree)
-  elif isinstance(where, (str, bytes)) or not isinstance(where, Iterable):
+    mask[_callable_rows(tree, where)] = True
+    return mask
+  if isinstance(where, (str, bytes)) or not isinstance(where, Iterable):
     raise ValueError("where must be None, a callable tree -> rows (e.g. "
                      "FirstDecisions(player=0)) or a list of infoset keys or "
                      f"rows; got {where!r}.")
-  else:
-    rows = [_infoset_row(tree, item, "where") for item in where]
+  rows = [_infoset_row(tree, item, "where") for item in where]
   mask[np.asarray(rows, dtype=np.int64)] = True
   return mask
+
+
+def _callable_rows(tree: GameTree, where: Callable) -> np.ndarray:
+  result = where(tree)
+  try:
+    rows = np.asarray(result)
+  except (TypeError, ValueError):
+    rows = None
+  wanted = (f"where({tree!r}) must return infoset rows: integers in "
+            f"0..{tree.num_infosets - 1}")
+  if rows is None or rows.ndim != 1 or (
+      rows.size and rows.dtype.kind not in "iu"):
+    raise ValueError(f"{wanted}; got {_short(result)}.")
+  bad = (rows < 0) | (rows >= tree.num_infosets)
+  if bad.any():
+    raise ValueError(f"{wanted}; got row {int(rows[bad][0])}.")
+  return rows.astype(np.int64)
+
+
+def _short(value: Any) -> str:
+  text = repr(value)
+  return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _infoset_row(tree: GameTree, item, name: str) -> int:
@@ -174,7 +232,9 @@ def _infoset_row(tree: GameTree, item, name: str) -> int:
       raise ValueError(f"{name}: unknown infoset key {item!r} for "
                        f"{tree.game_string}.")
     return tree.key_to_infoset[item]
-  if isinstance(item, (int, np.integer)) and 0 <= item < tree.num_infosets:
+  if (isinstance(item, numbers.Integral) and
+      not isinstance(item, (bool, np.bool_)) and
+      0 <= item < tree.num_infosets):
     return int(item)
   raise ValueError(f"{name}: {item!r} is neither an infoset key nor a row in "
                    f"0..{tree.num_infosets - 1}.")
@@ -188,41 +248,47 @@ def action_labels(tree: GameTree, row: int) -> dict[str, int]:
           for a in np.flatnonzero(tree.infoset_legal[row])}
 
 
-def _degree(name: str, value, low: float) -> float:
-  try:
-    number = float(value)
-  except (TypeError, ValueError):
-    raise ValueError(f"{name} must be a number; got {value!r}.") from None
-  if math.isnan(number) or number < low or math.isinf(number):
-    raise ValueError(f"{name} must be a finite number >= {low:g}; got "
-                     f"{value!r}.")
-  return number
+def _is_player_id(key: Any) -> bool:
+  return (isinstance(key, numbers.Integral) and
+          not isinstance(key, (bool, np.bool_)))
 
 
-def preference_degrees(tree: GameTree, preference, where=None) -> np.ndarray:
+def _check_degree_array(name: str, array: np.ndarray, shape: tuple[int, ...],
+                        low: float, cells: np.ndarray | None = None) -> None:
+  if array.shape != shape:
+    raise ValueError(f"{name} array must have shape {shape}; got "
+                     f"{array.shape}.")
+  values = array if cells is None else array[cells]
+  if array.dtype.kind not in "biuf" or not np.isfinite(values).all() or (
+      values < low).any():
+    raise ValueError(f"{name} degrees must be finite numbers >= {low:g}"
+                     f"{'' if cells is None else ' on legal actions'}.")
+
+
+def preference_degrees(tree: GameTree, preference: Any,
+                       where: Scope = None) -> np.ndarray:
   """The [infosets, actions] array of delta(I, a) for a preference spec.
 
   Args:
     tree: the compiled game.
     preference: None (all 1); ``{label: delta}`` for every infoset in scope
       where an action with that label is legal; ``{player: {label: delta}}``;
-      ``{infoset key: {label or action id: delta}}``; or a full array.
-    where: the infosets the spec applies to (see :func:`resolve_scope`).
+      ``{infoset key: {label or action id: delta}}``; or a full
+      [infosets, actions] array (entries of illegal actions are ignored).
+    where: the infosets the label- and player-level specs apply to (see
+      :func:`resolve_scope`).
 
   Raises:
-    ValueError: delta < 1, NaN, an unknown label, infoset or player.
+    ValueError: delta < 1, NaN or infinite, an unknown label, infoset or
+      player, or a scope that selects no infoset.
   """
   delta = np.ones((tree.num_infosets, tree.num_distinct_actions))
   if preference is None:
     return delta
   if isinstance(preference, np.ndarray):
-    if preference.shape != delta.shape:
-      raise ValueError(f"preference array must have shape {delta.shape}; got "
-                       f"{preference.shape}.")
-    values = preference[tree.infoset_legal]
-    if np.isnan(values).any() or (values < 1).any():
-      raise ValueError("preference degrees must be >= 1 and not NaN.")
-    delta[tree.infoset_legal] = values
+    _check_degree_array("preference", preference, delta.shape, 1.0,
+                        tree.infoset_legal)
+    delta[tree.infoset_legal] = preference[tree.infoset_legal]
     return delta
   if not isinstance(preference, Mapping):
     raise ValueError("preference must be None, a dict or an array; got "
@@ -236,12 +302,16 @@ def preference_degrees(tree: GameTree, preference, where=None) -> np.ndarray:
     return labels_cache[row]
 
   def apply_labels(rows, mapping, origin):
+    if not len(rows):
+      raise ValueError(f"preference: {origin} holds no infoset; check "
+                       "where= and the player ids.")
     for label, value in mapping.items():
-      number = _degree(f"preference[{label!r}]", value, 1.0)
+      number = check_real(f"preference[{label!r}]", value, 1.0)
       hits = 0
       for row in rows:
-        if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
-          if tree.infoset_legal[row, label]:
+        if _is_player_id(label):
+          if 0 <= label < tree.num_distinct_actions and (
+              tree.infoset_legal[row, label]):
             delta[row, label] = number
             hits += 1
         elif label in labels(row):
@@ -255,9 +325,10 @@ def preference_degrees(tree: GameTree, preference, where=None) -> np.ndarray:
   scoped_rows = np.flatnonzero(scope)
   for key, value in preference.items():
     if isinstance(value, Mapping):
-      if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+      if _is_player_id(key):
         if not 0 <= key < tree.num_players:
-          raise ValueError(f"preference: unknown player {key}.")
+          raise ValueError(f"preference: unknown player {key}; players are "
+                           f"0..{tree.num_players - 1}.")
         rows = [r for r in scoped_rows if tree.infoset_player[r] == key]
         apply_labels(rows, value, f"player {key} in scope")
       else:
@@ -268,30 +339,37 @@ def preference_degrees(tree: GameTree, preference, where=None) -> np.ndarray:
   return delta
 
 
-def vulnerability_degrees(tree: GameTree, vulnerability,
-                          where=None) -> np.ndarray:
-  """The [infosets] array of beta(I): a number for every infoset in scope,
-  ``{player: beta}``, ``{infoset key: beta}`` or a full array."""
+def vulnerability_degrees(tree: GameTree, vulnerability: Any,
+                          where: Scope = None) -> np.ndarray:
+  """The [infosets] array of beta(I).
+
+  Args:
+    tree: the compiled game.
+    vulnerability: a number for every infoset in scope, ``{player: beta}``,
+      ``{infoset key: beta}`` or a full [infosets] array; each beta a finite
+      number >= 0.
+    where: the infosets a number or player-level spec applies to.
+
+  Raises:
+    ValueError: beta < 0, NaN or infinite, an unknown infoset or player.
+  """
   beta = np.zeros(tree.num_infosets)
   if isinstance(vulnerability, np.ndarray):
-    if vulnerability.shape != beta.shape:
-      raise ValueError(f"vulnerability array must have shape {beta.shape}; "
-                       f"got {vulnerability.shape}.")
-    if np.isnan(vulnerability).any() or (vulnerability < 0).any():
-      raise ValueError("vulnerability degrees must be >= 0 and not NaN.")
+    _check_degree_array("vulnerability", vulnerability, beta.shape, 0.0)
     return vulnerability.astype(np.float64)
   scope = resolve_scope(tree, where)
   if isinstance(vulnerability, Mapping):
     for key, value in vulnerability.items():
-      number = _degree(f"vulnerability[{key!r}]", value, 0.0)
-      if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+      number = check_real(f"vulnerability[{key!r}]", value, 0.0)
+      if _is_player_id(key):
         if not 0 <= key < tree.num_players:
-          raise ValueError(f"vulnerability: unknown player {key}.")
+          raise ValueError(f"vulnerability: unknown player {key}; players "
+                           f"are 0..{tree.num_players - 1}.")
         beta[scope & (tree.infoset_player == key)] = number
       else:
         beta[_infoset_row(tree, key, "vulnerability")] = number
     return beta
-  beta[scope] = _degree("vulnerability", vulnerability, 0.0)
+  beta[scope] = check_real("vulnerability", vulnerability, 0.0)
   return beta
 
 
@@ -299,48 +377,69 @@ def vulnerability_degrees(tree: GameTree, vulnerability,
 class PrefCFRSolver(RegretMinimizationSolver):
   """Preference-CFR on any regret-matching base (CFR, CFR+, DCFR).
 
+  With neutral degrees (no preference, vulnerability 0) and variant="rm" it
+  is its base exactly. ``current_policy()`` returns the same TabularPolicy on
+  every call, updated in place; ``average_policy()`` a fresh one.
+
   Args:
-    game: a pyspiel game, game string or compiled tree (any number of
+    game: a pyspiel game, game string or compiled GameTree (any number of
       players).
-    preference: preference degrees delta (see :func:`preference_degrees`).
-    vulnerability: vulnerability degrees beta (see
-      :func:`vulnerability_degrees`); 0 gives plain Pref-CFR.
-    where: infosets the label- and player-level specs apply to, e.g.
-      ``FirstDecisions(player=0)`` or a list of infoset keys.
-    variant: "br" (Pref-CFR(BR), the paper's preferred rule) or "rm".
-    base: "cfr" (plain regrets, uniform averaging), "cfr+" (regret
+    preference: preference degrees delta >= 1 (default None: all 1); see
+      :func:`preference_degrees` for the forms, e.g. ``{"Raise": 5}``.
+    vulnerability: vulnerability degrees beta >= 0 (default 0, plain
+      Pref-CFR); see :func:`vulnerability_degrees`.
+    where: infosets the label-, player- and number-level specs apply to
+      (default None: all), e.g. ``FirstDecisions(player=0)`` or a list of
+      infoset keys; see :func:`resolve_scope`.
+    variant: "br" (default; Pref-CFR(BR), the paper's preferred rule) or
+      "rm" (Pref-CFR(RM)).
+    base: "cfr" (default; plain regrets, uniform averaging), "cfr+" (regret
       matching+ accumulation, linear averaging) or "dcfr".
-    alpha, beta_discount, gamma: DCFR's parameters when base="dcfr".
-    alternating_updates, random_init, seed: as for CFRSolver.
+    alpha, beta, gamma: DCFR's parameters when base="dcfr", as for
+      :class:`~spiel_ext.algorithms.DCFRSolver` (defaults 1.5, 0, 2; alpha
+      and beta any finite number, gamma a finite number >= 0). The
+      vulnerability degree is ``vulnerability``, not ``beta``.
+    alternating_updates: True (default) or False, as for CFRSolver.
+    random_init: False (default) or True: U(0, 1) initial cumulative
+      regrets and policies drawn with ``seed`` (the paper's random starts).
+    seed: an int >= 0 (default 0) or None.
+
+  Raises:
+    TypeError: a bool option that is not a bool, or ``seed`` not an int.
+    ValueError: a bad degree, scope, variant, base or DCFR parameter (the
+      message names it), ``seed`` < 0, or a game the engine cannot compile.
+
+  Example::
+
+    solver = PrefCFRSolver("kuhn_poker", preference={"Bet": 5},
+                           where=FirstDecisions(player=0), variant="br")
+    for _ in range(10_000):
+      solver.evaluate_and_update_policy()
+    solver.average_policy().policy_for_key("0")  # J opens: bets more often
   """
 
-  def __init__(self, game, *, preference: Any = None,
-               vulnerability: Any = 0.0, where: Any = None,
-               variant: str = "br", base: str = "cfr", alpha: float = 1.5,
-               beta_discount: float = 0.0, gamma: float = 2.0,
+  def __init__(self, game: pyspiel.Game | str | GameTree, *,
+               preference: Any = None, vulnerability: Any = 0.0,
+               where: Scope = None, variant: str = "br", base: str = "cfr",
+               alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0,
                alternating_updates: bool = True, random_init: bool = False,
                seed: int | None = 0):
     check_choice("variant", variant, VARIANTS)
     check_choice("base", base, BASES)
-    alpha, beta_discount, gamma = check_dcfr_parameters(alpha, beta_discount,
-                                                        gamma)
-    from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
+    alpha, beta, gamma = check_dcfr_parameters(alpha, beta, gamma)
     tree = compile_game(game)
     delta = preference_degrees(tree, preference, where)
-    beta = vulnerability_degrees(tree, vulnerability, where)
-    if base == "cfr":
-      regret_rule, averaging = PlainRegrets(), PowerAveraging(0.0)
-    elif base == "cfr+":
-      regret_rule, averaging = PlusRegrets(), PowerAveraging(1.0)
-    else:
-      regret_rule = DiscountedRegrets(alpha, beta_discount)
-      averaging = PowerAveraging(gamma)
+    vulnerable = vulnerability_degrees(tree, vulnerability, where)
+    regret_rule, averaging = CFR_BASES[base](alpha, beta, gamma)
     self.preference = delta
-    self.vulnerability = beta
+    self.vulnerability = vulnerable
     super().__init__(tree, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=PreferenceRule(variant, delta, beta),
+                     strategy_rule=PreferenceRule(variant, delta, vulnerable),
                      alternating_updates=alternating_updates,
                      random_init=random_init, seed=seed,
-                     preference=preference, vulnerability=vulnerability,
-                     where=where, variant=variant, base=base, alpha=alpha,
-                     beta_discount=beta_discount, gamma=gamma)
+                     hyperparameters=dict(
+                         preference=preference, vulnerability=vulnerability,
+                         where=where, variant=variant, base=base,
+                         alpha=alpha, beta=beta, gamma=gamma,
+                         alternating_updates=alternating_updates,
+                         random_init=random_init))

@@ -1,4 +1,4 @@
-"""The regret-minimisation core the CFR family shares (SPEC 3.1).
+"""The regret-minimisation core the CFR family shares.
 
 One iteration, for each player i in turn (alternating updates, the default,
 as in OpenSpiel) or for all players on the same profile (simultaneous):
@@ -6,148 +6,69 @@ as in OpenSpiel) or for all players on the same profile (simultaneous):
   v_i(I, a)  = sum_{h in I} x_{-i}(h) u_i(h.a)            (engine pass)
   r(I, a)    = v_i(I, a) - sum_b sigma(I, b) v_i(I, b)     instantaneous regret
   R          <- regret_rule.finish(R + r, t)               CFR: R + r
-  S(I, a)    += average_weight(t) * x_i(I) * sigma(I, a)   average numerator
+  S(I, a)    += averaging.weight(t) * x_i(I) * sigma(I, a) average numerator
   sigma(I)   <- strategy_rule(R(I), t)                    CFR: regret matching
 
-A variant is a choice of three small rule objects; CFR, CFR+, DCFR and
-Pref-CFR differ only there. The traversal is the engine's
+A variant is a choice of the three rules of
+:mod:`spiel_ext.algorithms.regret_rules`; CFR, CFR+, DCFR and Pref-CFR
+differ only there. The traversal is the engine's
 (:meth:`GameTree.player_counterfactual_values`).
 """
 
 from __future__ import annotations
 
-import numba
+from typing import Any
+
 import numpy as np
 
-from spiel_ext.algorithms.base import Solver, check_real
-
-_jit = numba.njit(cache=True, nogil=True)
-
-
-# ------------------------------------------------------------------ kernels
-@_jit
-def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
-                     cumulative_regret, cumulative_policy):
-  """R(I, a) += v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions and
-  S(I, a) += average_weight * x_i(I) * sigma(I, a)."""
-  for row in range(cfv.shape[0]):
-    infoset_value = 0.0
-    for a in range(cfv.shape[1]):
-      infoset_value += policy[row, a] * cfv[row, a]
-    scale = average_weight * own_reach[row]
-    for a in range(cfv.shape[1]):
-      if legal[row, a]:
-        cumulative_regret[row, a] += cfv[row, a] - infoset_value
-        cumulative_policy[row, a] += scale * policy[row, a]
+from spiel_ext.algorithms.base import Solver
+from spiel_ext.algorithms.checks import check_bool
+from spiel_ext.algorithms.regret_rules import (AveragingRule, RegretRule,
+                                               StrategyRule, absorb_iteration)
+from spiel_ext.engine import PlayerPass
 
 
-@_jit
-def regret_matching(cumulative_regret, legal, out):
-  """sigma proportional to R+, uniform over legal actions when no R > 0.
-
-  The rule of OpenSpiel's ``cfr._regret_matching``.
-  """
-  for row in range(cumulative_regret.shape[0]):
-    total = 0.0
-    count = 0
-    for a in range(cumulative_regret.shape[1]):
-      if legal[row, a]:
-        count += 1
-        if cumulative_regret[row, a] > 0.0:
-          total += cumulative_regret[row, a]
-    for a in range(cumulative_regret.shape[1]):
-      if not legal[row, a]:
-        out[row, a] = 0.0
-      elif total > 0.0:
-        out[row, a] = max(cumulative_regret[row, a], 0.0) / total
-      else:
-        out[row, a] = 1.0 / count
-
-
-@_jit
-def discount_regrets(cumulative_regret, positive_factor, negative_factor):
-  for row in range(cumulative_regret.shape[0]):
-    for a in range(cumulative_regret.shape[1]):
-      if cumulative_regret[row, a] >= 0.0:
-        cumulative_regret[row, a] *= positive_factor
-      else:
-        cumulative_regret[row, a] *= negative_factor
-
-
-# ------------------------------------------------------------ regret rules
-# Each rule finishes R <- R + r (done by absorb_iteration) in place.
-class PlainRegrets:
-  """CFR: R <- R + r."""
-
-  def finish(self, cumulative_regret, t):
-    del cumulative_regret, t
-
-
-class PlusRegrets:
-  """CFR+ (regret matching+): R <- max(R + r, 0)."""
-
-  def finish(self, cumulative_regret, t):
-    del t
-    np.maximum(cumulative_regret, 0.0, out=cumulative_regret)
-
-
-class DiscountedRegrets:
-  """DCFR (Brown & Sandholm 2019): R <- R + r, then positive entries times
-  t^alpha / (t^alpha + 1) and negative ones times t^beta / (t^beta + 1)."""
-
-  def __init__(self, alpha: float, beta: float):
-    self.alpha = alpha
-    self.beta = beta
-
-  def finish(self, cumulative_regret, t):
-    positive = t**self.alpha / (t**self.alpha + 1)
-    negative = t**self.beta / (t**self.beta + 1)
-    discount_regrets(cumulative_regret, positive, negative)
-
-
-# --------------------------------------------------------- averaging rules
-class PowerAveraging:
-  """Average weight t^gamma: 0 is CFR's plain average, 1 linear (CFR+),
-  2 DCFR's default."""
-
-  def __init__(self, gamma: float):
-    self.gamma = gamma
-
-  def weight(self, t: int) -> float:
-    return 1.0 if self.gamma == 0 else float(t)**self.gamma
-
-
-# ---------------------------------------------------------- strategy rules
-class RegretMatching:
-  """sigma(I, a) = R+(I, a) / sum_b R+(I, b); uniform when no R > 0."""
-
-  def strategy(self, cumulative_regret, legal, t, rows, out):
-    del t, rows
-    regret_matching(cumulative_regret, legal, out)
-
-
-# --------------------------------------------------------------- the core
 class RegretMinimizationSolver(Solver):
   """Counterfactual regret minimisation with pluggable rules.
 
   Use the named solvers (CFRSolver, CFRPlusSolver, DCFRSolver,
   PrefCFRSolver); this class is their shared engine-facing loop.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    regret_rule: how R + r is finished (:class:`RegretRule`).
+    averaging: the average's weights (:class:`AveragingRule`).
+    strategy_rule: the next strategy from R (:class:`StrategyRule`).
+    alternating_updates: update players in turn (True) or at once.
+    random_init: start from U(0, 1) cumulative regrets and cumulative
+      policies drawn with ``seed`` (the Pref-CFR paper's random starts)
+      instead of zeros.
+    seed: int >= 0 or None.
+    hyperparameters: the public constructor's other arguments, in order.
+
+  Attributes:
+    cumulative_regret: R, [infosets, actions].
+    cumulative_policy: the average's numerator S, [infosets, actions]; for
+      weights beyond 2^500 kept in units of an exact power of 2.
   """
 
   _STATE_ARRAYS = ("cumulative_regret", "cumulative_policy", "_current")
+  _CURRENT_ARRAY = "_current"
 
-  def __init__(self, game, *, regret_rule, averaging, strategy_rule,
+  def __init__(self, game, *, regret_rule: RegretRule,
+               averaging: AveragingRule, strategy_rule: StrategyRule,
                alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0, **hyperparameters):
-    super().__init__(game, seed=seed, alternating_updates=alternating_updates,
-                     random_init=random_init, **hyperparameters)
-    if not isinstance(alternating_updates, bool):
-      raise ValueError("alternating_updates must be True or False; got "
-                       f"{alternating_updates!r}.")
+               seed: int | None = 0,
+               hyperparameters: dict[str, Any] | None = None):
+    random_init = check_bool("random_init", random_init)
+    hyperparameters = dict(hyperparameters or {})
+    if "random_init" in hyperparameters:
+      hyperparameters["random_init"] = random_init
+    super().__init__(game, alternating_updates=alternating_updates,
+                     seed=seed, hyperparameters=hyperparameters)
     self._regret_rule = regret_rule
     self._averaging = averaging
     self._strategy_rule = strategy_rule
-    self._alternating = alternating_updates
     tree = self._tree
     shape = (tree.num_infosets, tree.num_distinct_actions)
     self._legal = tree.infoset_legal
@@ -155,33 +76,25 @@ class RegretMinimizationSolver(Solver):
     self.cumulative_policy = np.zeros(shape)
     self._current = tree.uniform_policy()
     if random_init:
-      # Seed 003's Kuhn runs start from U(0, 1) cumulative regrets and
-      # cumulative policies.
-      self.cumulative_regret = self._rng.random(shape) * self._legal
-      self.cumulative_policy = self._rng.random(shape) * self._legal
+      self.cumulative_regret[...] = self._rng.random(shape) * self._legal
+      self.cumulative_policy[...] = self._rng.random(shape) * self._legal
       for rows in tree.player_rows:
         self._update_strategy(rows, 1)
 
-  # ------------------------------------------------------------ iteration
-  def _run_iteration(self) -> None:
-    t = self._iteration
-    tree = self._tree
-    if self._alternating:
-      for player in range(tree.num_players):
-        self._update_player(
-            player, tree.player_counterfactual_values(self._current, player), t)
-    else:
-      passes = [tree.player_counterfactual_values(self._current, player)
-                for player in range(tree.num_players)]
-      for player, player_pass in enumerate(passes):
-        self._update_player(player, player_pass, t)
+  # ------------------------------------------------------- player updates
+  def _compute_update(self, player: int) -> PlayerPass:
+    return self._tree.player_counterfactual_values(self._current, player)
 
-  def _update_player(self, player, player_pass, t) -> None:
+  def _apply_update(self, player: int, update: PlayerPass, t: int) -> None:
     rows = self._tree.player_rows[player]
-    absorb_iteration(player_pass.cfv, self._current[rows], self._legal[rows],
-                     player_pass.own_reach,
-                     self._averaging.weight(t), self.cumulative_regret[rows],
-                     self.cumulative_policy[rows])
+    cumulative_policy = self.cumulative_policy[rows]
+    shift = (self._averaging.scale_exponent(t - 1) -
+             self._averaging.scale_exponent(t))
+    if shift:
+      np.ldexp(cumulative_policy, shift, out=cumulative_policy)
+    absorb_iteration(update.cfv, self._current[rows], self._legal[rows],
+                     update.own_reach, self._averaging.weight(t),
+                     self.cumulative_regret[rows], cumulative_policy)
     self._regret_rule.finish(self.cumulative_regret[rows], t)
     self._update_strategy(rows, t)
 
@@ -192,18 +105,23 @@ class RegretMinimizationSolver(Solver):
     self._current[rows] = out
 
   # -------------------------------------------------------------- outputs
-  def current_strategy(self) -> np.ndarray:
-    return self._current.copy()
-
   def average_strategy(self) -> np.ndarray:
-    """Normalised cumulative policy; uniform where nothing was accumulated."""
+    """Normalised cumulative policy; uniform where nothing was accumulated.
+
+    Raises:
+      RuntimeError: the cumulative policy holds NaN or infinite entries
+        (never the case for the solvers' own updates).
+    """
     totals = self.cumulative_policy.sum(axis=1, keepdims=True)
-    uniform = self._tree.uniform_policy()
+    if not np.isfinite(totals).all():
+      row = int(np.flatnonzero(~np.isfinite(totals[:, 0]))[0])
+      raise RuntimeError(
+          f"{type(self).__name__}.cumulative_policy holds non-finite values "
+          f"at infoset {self._tree.infoset_keys[row]!r} after iteration "
+          f"{self._iteration}: {self.cumulative_policy[row].tolist()}.")
+    empty = totals == 0.0
     with np.errstate(invalid="ignore", divide="ignore"):
       average = self.cumulative_policy / totals
-    return np.where(totals > 0, average, uniform)
-
-
-def check_dcfr_parameters(alpha, beta, gamma) -> tuple[float, float, float]:
-  return (check_real("alpha", alpha), check_real("beta", beta),
-          check_real("gamma", gamma))
+    if empty.any():
+      return np.where(empty, self._tree.uniform_policy(), average)
+    return average

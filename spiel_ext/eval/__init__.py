@@ -1,4 +1,8 @@
-"""Evaluation: exact metrics on the compiled tree (SPEC section 5)."""
+"""Evaluation: exact metrics on the compiled tree, no sampling.
+
+NashConv, exploitability, expected and best-response values, head-to-head
+payoffs (:mod:`.metrics`) and the perfect-Bayesian gap (:mod:`.sequential`).
+"""
 
 from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
                                     expected_values, exploitability,

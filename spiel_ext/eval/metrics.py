@@ -1,66 +1,66 @@
 """Exact evaluators on the compiled tree: NashConv, exploitability, values.
 
-Definitions (SPEC section 5):
+Definitions:
   nash_conv(sigma)      = sum_i [max_{b_i} u_i(b_i, sigma_{-i}) - u_i(sigma)]
-                          (Schulze's "total exploitability", seed 002 eq. 23;
-                          OpenSpiel's ``exploitability.nash_conv``)
-  exploitability(sigma) = nash_conv(sigma) / num_players
-                          (OpenSpiel's ``exploitability.exploitability`` for
-                          zero-sum games)
+                          (OpenSpiel's ``exploitability.nash_conv``; Tim P.
+                          Schulze, "A Generalized Extensive-Form Fictitious
+                          Play Algorithm", 2023, arXiv:2310.09658, calls it
+                          the "total exploitability", eq. 23). Defined for
+                          any number of players and any utility.
+  exploitability(sigma) = nash_conv(sigma) / num_players, for zero-sum and
+                          constant-sum games only (OpenSpiel's
+                          ``exploitability.exploitability`` and
+                          ``pyspiel.exploitability`` refuse other games too).
 The two differ by a factor of the number of players; every result we write
 names which one it is.
 
 With ``min_action_prob`` = eps > 0 the best responses are restricted to the
-eps-perturbed strategy space of seed 002 eq. 24 (every legal action at least
-eps), which is how the perturbed games of that paper are evaluated.
+eps-perturbed strategy space of Schulze 2023, eq. 24 (every legal action at
+least eps), which is how the perturbed games of that paper are evaluated.
 Every function accepts a pyspiel game, a game string or a compiled GameTree,
-and any policy :func:`spiel_ext.policy.policy_to_array` accepts.
+and any policy :func:`spiel_ext.policy.policy_to_array` accepts; the policy
+must be a strategy (finite, non-negative, 0 on illegal actions, each
+infoset's row summing to 1 within 1e-6; see
+:func:`spiel_ext.policy.check_strategy`), else ValueError.
 """
 
 from __future__ import annotations
 
 import collections
+import numbers
+from collections.abc import Mapping
 
 import numpy as np
+import pyspiel
 
 from spiel_ext.engine import GameTree, compile_game, passes
-from spiel_ext.policy import PolicyLike, policy_to_array
+from spiel_ext.policy import PolicyLike, as_strategy, check_min_action_prob
 
 NashConvResult = collections.namedtuple("NashConvResult",
                                         ["nash_conv", "player_improvements"])
 
-
-def _strategy(tree: GameTree, policy: PolicyLike) -> np.ndarray:
-  if isinstance(policy, np.ndarray):
-    tree.check_policy(policy)
-    return policy
-  return policy_to_array(tree, policy)
-
-
-def _check_min_action_prob(tree: GameTree, min_action_prob: float) -> None:
-  largest = 1.0 / tree.infoset_num_actions.max() if tree.num_infosets else 1.0
-  if not 0.0 <= min_action_prob < largest or np.isnan(min_action_prob):
-    raise ValueError(f"min_action_prob must be in [0, 1/|A|) = [0, {largest:g}) "
-                     f"for {tree.game_string}; got {min_action_prob}.")
+_CONSTANT_SUM = (pyspiel.GameType.Utility.ZERO_SUM,
+                 pyspiel.GameType.Utility.CONSTANT_SUM)
 
 
 def expected_values(game, policy: PolicyLike) -> np.ndarray:
   """Expected utility of each player when everyone plays ``policy``."""
   tree = compile_game(game)
-  return tree.root_values(_strategy(tree, policy))
+  return tree.root_values(as_strategy(tree, policy))
 
 
 def best_response_values(game, policy: PolicyLike,
                          min_action_prob: float = 0.0) -> np.ndarray:
   """Each player's best-response value against the others' ``policy``."""
   tree = compile_game(game)
-  _check_min_action_prob(tree, min_action_prob)
-  strategy = _strategy(tree, policy)
-  best, _ = _best_and_on_policy(tree, strategy, min_action_prob)
+  min_action_prob = check_min_action_prob(tree, min_action_prob)
+  best, _ = _best_and_on_policy(tree, as_strategy(tree, policy),
+                                min_action_prob)
   return best
 
 
-def _best_and_on_policy(tree, strategy, min_action_prob):
+def _best_and_on_policy(tree: GameTree, strategy: np.ndarray,
+                        min_action_prob: float):
   """Best-response and on-policy values of every player from one reach."""
   others, on_policy = passes.terminal_reaches(tree.reach(strategy),
                                               tree.terminals, tree.utility)
@@ -76,12 +76,30 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
               min_action_prob: float = 0.0):
   """NashConv: the sum over players of what a best response gains.
 
-  Mirrors ``open_spiel.python.algorithms.exploitability.nash_conv``: with
-  ``return_only_nash_conv=False`` it returns (nash_conv, player_improvements).
+  Mirrors ``open_spiel.python.algorithms.exploitability.nash_conv``, and like
+  it is defined for general-sum games and any number of players (it is 0
+  exactly at a Nash equilibrium).
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy: the strategy profile (any policy form; checked to be a
+      strategy).
+    return_only_nash_conv: True (default) for the number, False for
+      ``NashConvResult(nash_conv, player_improvements)``.
+    min_action_prob: eps in [0, 1/|A|): best responses restricted to the
+      eps-perturbed strategies (default 0: unrestricted).
+
+  Raises:
+    TypeError: ``return_only_nash_conv`` is not a bool.
+    ValueError: ``policy`` is not a strategy of the game, or
+      ``min_action_prob`` is out of range.
   """
+  if not isinstance(return_only_nash_conv, (bool, np.bool_)):
+    raise TypeError("return_only_nash_conv must be True or False; got "
+                    f"{return_only_nash_conv!r}.")
   tree = compile_game(game)
-  _check_min_action_prob(tree, min_action_prob)
-  best, on_policy = _best_and_on_policy(tree, _strategy(tree, policy),
+  min_action_prob = check_min_action_prob(tree, min_action_prob)
+  best, on_policy = _best_and_on_policy(tree, as_strategy(tree, policy),
                                         min_action_prob)
   improvements = best - on_policy
   total = float(improvements.sum())
@@ -92,10 +110,34 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
 
 def exploitability(game, policy: PolicyLike,
                    min_action_prob: float = 0.0) -> float:
-  """Exploitability = NashConv / num_players (OpenSpiel's convention)."""
+  """Exploitability = NashConv / num_players (OpenSpiel's convention).
+
+  Defined, as OpenSpiel defines it, for zero-sum and constant-sum games
+  only (any number of players, as ``pyspiel.exploitability``); use
+  :func:`nash_conv` for other games.
+
+  Raises:
+    ValueError: the game is not zero-sum or constant-sum, or as
+      :func:`nash_conv`.
+  """
   tree = compile_game(game)
+  utility = tree.game.get_type().utility
+  if utility not in _CONSTANT_SUM:
+    raise ValueError(
+        f"exploitability is defined for zero-sum and constant-sum games "
+        f"only (as OpenSpiel's); {tree.game_string} has {utility.name} "
+        "utility. Use nash_conv, which is defined for any game.")
   return nash_conv(tree, policy, min_action_prob=min_action_prob) / (
       tree.num_players)
+
+
+def _check_seat(tree: GameTree, seat: object) -> int:
+  if (isinstance(seat, (bool, np.bool_)) or
+      not isinstance(seat, numbers.Integral) or
+      not 0 <= seat < tree.num_players):
+    raise ValueError(f"seat must be in 0..{tree.num_players - 1}; got "
+                     f"{seat!r}.")
+  return int(seat)
 
 
 def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
@@ -104,27 +146,37 @@ def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
 
   ``policy_b`` plays every other seat. No sampling: the value is computed on
   the whole tree, in the game's own units (chips for poker).
+
+  Raises:
+    ValueError: a policy that is not a strategy, or ``seat`` not a player.
   """
   tree = compile_game(game)
-  if not 0 <= seat < tree.num_players:
-    raise ValueError(f"seat must be in 0..{tree.num_players - 1}; got {seat}.")
-  combined = _strategy(tree, policy_b).copy()
-  rows = tree.infosets_of_player(seat)
-  combined[rows] = _strategy(tree, policy_a)[rows]
+  seat = _check_seat(tree, seat)
+  combined = as_strategy(tree, policy_b, "policy_b").copy()
+  rows = tree.player_rows[seat]
+  combined[rows] = as_strategy(tree, policy_a, "policy_a")[rows]
   return float(tree.root_values(combined)[seat])
 
 
-def head_to_head_matrix(game, policies: dict[str, PolicyLike],
+def head_to_head_matrix(game, policies: Mapping[str, PolicyLike],
                         seat: int = 0) -> tuple[list[str], np.ndarray]:
   """Payoffs of every row policy in ``seat`` against every column policy.
 
   Returns:
     (names, matrix) with matrix[r, c] = head_to_head(game, policies[r],
     policies[c], seat).
+
+  Raises:
+    ValueError: ``policies`` not a dict of strategies, or a bad ``seat``.
   """
   tree = compile_game(game)
+  seat = _check_seat(tree, seat)
+  if not isinstance(policies, Mapping):
+    raise ValueError("policies must be a dict {name: policy}; got "
+                     f"{type(policies).__name__}.")
   names = list(policies)
-  strategies = [_strategy(tree, policies[name]) for name in names]
+  strategies = [as_strategy(tree, policies[name], f"policies[{name!r}]")
+                for name in names]
   matrix = np.array([[head_to_head(tree, row, column, seat)
                       for column in strategies] for row in strategies])
   return names, matrix

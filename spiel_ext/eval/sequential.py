@@ -1,7 +1,10 @@
-"""Perfect-Bayesian (sequential) exploitability: SPEC 5, BUFP's Figure 2.
+"""Perfect-Bayesian (sequential) exploitability: the measure of BUFP's Figure 2.
 
-For every infoset I of every player i, with the belief of SPEC 3.2 (the
-others' reach, or the uniform-opponent fallback where they never reach I):
+Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash Equilibrium: Achieving
+Bayesian Perfect Equilibrium with Belief Update Fictitious Play", DDCLS
+2024, arXiv:2409.02706. For every infoset I of every player i, with the
+belief of :meth:`spiel_ext.engine.GameTree.beliefs` (the others' reach, or
+where they never reach I the uniform-opponent fallback):
 
   gap(I) = max over continuations of i's expected value from I on
            - the expected value of sigma from I on,
@@ -9,8 +12,8 @@ others' reach, or the uniform-opponent fallback where they never reach I):
 both conditional on reaching I with that belief. The maximising continuation
 chooses one action per infoset below I (consistently across the histories of
 each infoset). gap(I) = 0 at every I iff sigma is sequentially rational with
-these beliefs. Seed 000 calls the mean its "total exploitability"; we report
-the mean over all decision infosets of all players and the max.
+these beliefs. The paper calls the mean its "total exploitability"; we
+report the mean over all decision infosets of all players and the max.
 """
 
 from __future__ import annotations
@@ -20,8 +23,7 @@ import dataclasses
 import numpy as np
 
 from spiel_ext.engine import compile_game
-from spiel_ext.eval.metrics import _strategy
-from spiel_ext.policy import PolicyLike
+from spiel_ext.policy import PolicyLike, as_strategy
 
 
 @dataclasses.dataclass
@@ -38,12 +40,17 @@ class SequentialGap:
 
 
 def sequential_gap(game, policy: PolicyLike) -> SequentialGap:
-  """The perfect-Bayesian gap of ``policy`` at every decision infoset."""
+  """The perfect-Bayesian gap of ``policy`` at every decision infoset.
+
+  Raises:
+    ValueError: ``policy`` is not a strategy of the game, or the game's
+      infostate strings lack perfect recall.
+  """
   tree = compile_game(game)
   if not tree.perfect_recall:
     raise ValueError(f"{tree.game_string}'s infostate strings lack perfect "
                      "recall; the perfect-Bayesian gap needs it.")
-  strategy = _strategy(tree, policy)
+  strategy = as_strategy(tree, policy)
   values = tree.values(strategy)
   gaps = np.zeros(tree.num_infosets)
   on_path = np.zeros(tree.num_infosets, dtype=bool)

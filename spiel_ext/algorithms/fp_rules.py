@@ -1,0 +1,315 @@
+"""The rules that tell the fictitious-play variants apart, and their kernels.
+
+A fictitious-play iteration (see :mod:`spiel_ext.algorithms.fictitious_play`)
+is fixed except for two rules:
+
+  DecisionRule  decide(tree, sigma, player) -> b     what is mixed in
+  StepRule      step(tree, arrays, player, b, t) -> the player's new rows
+
+Decision rules, for player i against the current average sigma_t:
+  FullBestResponse  XFP (Johannes Heinrich, Marc Lanctot, David Silver,
+                    "Fictitious Self-Play in Extensive-Form Games", ICML 2015,
+                    Algorithm 1): a full best response to sigma_t^{-i}.
+  BestDecision      GXFP (Tim P. Schulze, "A Generalized Extensive-Form
+                    Fictitious Play Algorithm", 2023, arXiv:2310.09658,
+                    eq. 4): at every infoset, argmax_a of the counterfactual
+                    action value under sigma_t (the opponents' and the
+                    player's own sigma_t below I).
+  BeliefDecision    BUFP (Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash
+                    Equilibrium: Achieving Bayesian Perfect Equilibrium with
+                    Belief Update Fictitious Play", DDCLS 2024,
+                    arXiv:2409.02706, section 4, eq. 9): the same argmax
+                    weighted by the belief B(I, h); where the others never
+                    reach I the belief falls back to chance reach x uniformly
+                    random opponents (:meth:`GameTree.beliefs`).
+With min_action_prob = eps the mixed-in profile is b_eps = eps + (1 - |A|
+eps) b, and XFP's best response is computed in the eps-restricted space
+(Schulze 2023, eq. 24).
+
+Step rules, with alpha = 1/(t+1):
+  EmpiricalStep     sigma_{t+1}(I) = (t sigma_t(I) + b_t(I)) / (t+1) at every
+                    infoset (Schulze 2023, eq. 3; BUFP(EF), Ju, Fang, Luo
+                    2024, eq. 13; Hendon, Jacobsen, Sloth's stepsize).
+  CountingStep      the same, with exact integer counts of best decisions.
+  RealizationStep   sigma_{t+1}(I,a) = sigma_t + alpha x_b(I) (b - sigma_t) /
+                    ((1-alpha) x_sigma(I) + alpha x_b(I))  (XFP; BUFP(X)),
+                    x = the player's own realization weight; optionally
+                    renormalised each iteration (Schulze 2023, eq. 18).
+Steps take the solver's arrays and return the player's new rows; the solver
+writes them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Protocol
+
+import numba
+import numpy as np
+
+from spiel_ext.engine import GameTree, passes
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+# ----------------------------------------------------------------- kernels
+@_jit
+def argmax_profile(values, legal, even_split, out):
+  """One-hot argmax per row over legal actions (ties to the lowest id), or
+  with ``even_split`` the uniform mix over all exact maximisers."""
+  for row in range(values.shape[0]):
+    top = -np.inf
+    for a in range(values.shape[1]):
+      if legal[row, a] and values[row, a] > top:
+        top = values[row, a]
+    count = 0
+    first = -1
+    for a in range(values.shape[1]):
+      out[row, a] = 0.0
+      if legal[row, a] and values[row, a] == top:
+        count += 1
+        if first < 0:
+          first = a
+    if even_split:
+      for a in range(values.shape[1]):
+        if legal[row, a] and values[row, a] == top:
+          out[row, a] = 1.0 / count
+    else:
+      out[row, first] = 1.0
+
+
+@_jit
+def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
+                     renormalize):
+  """XFP's update of one player's rows, in place.
+
+  sigma(I, a) += alpha x_b(I) (b(I, a) - sigma(I, a)) /
+                 ((1 - alpha) x_sigma(I) + alpha x_b(I)),
+  left unchanged where the denominator is 0; with ``renormalize`` each row
+  is clipped at 0 and rescaled to sum to 1 (Schulze 2023, eq. 18).
+  """
+  for row in range(current.shape[0]):
+    denominator = (1.0 - alpha) * x_sigma[row] + alpha * x_best[row]
+    if denominator <= 0.0:
+      continue
+    scale = alpha * x_best[row] / denominator
+    total = 0.0
+    for a in range(current.shape[1]):
+      if legal[row, a]:
+        current[row, a] += scale * (mixed[row, a] - current[row, a])
+        if renormalize and current[row, a] < 0.0:
+          current[row, a] = 0.0
+        total += current[row, a]
+    if renormalize and total > 0.0:
+      for a in range(current.shape[1]):
+        current[row, a] /= total
+
+
+# -------------------------------------------------------------- interfaces
+class FPArrays(NamedTuple):
+  """The solver arrays a step reads (whole tables, every player's rows)."""
+  sigma: np.ndarray            # the average strategy sigma_t
+  initial_sigma: np.ndarray    # sigma_1 (eps-mixed)
+  decision_counts: np.ndarray  # integer counts of best decisions
+
+
+class StepResult(NamedTuple):
+  """A player's new rows: of sigma, and of the counts if the step keeps
+  them (else None)."""
+  sigma: np.ndarray
+  decision_counts: np.ndarray | None = None
+
+
+class DecisionRule(Protocol):
+  """The profile b_t [player rows, actions] to mix in for ``player`` against
+  ``strategy`` (before the eps perturbation)."""
+
+  def decide(self, tree: GameTree, strategy: np.ndarray, player: int,
+             /) -> np.ndarray:
+    ...
+
+
+class StepRule(Protocol):
+  """``player``'s new rows after mixing ``profile`` in at iteration t."""
+
+  def step(self, tree: GameTree, arrays: FPArrays, player: int,
+           profile: np.ndarray, t: int, /) -> StepResult:
+    ...
+
+
+# ------------------------------------------------------------ decision rules
+def _one_hot(tree: GameTree, player: int, best: np.ndarray) -> np.ndarray:
+  rows = tree.player_rows[player]
+  profile = np.zeros((rows.stop - rows.start, tree.num_distinct_actions))
+  profile[np.arange(profile.shape[0]), best[rows]] = 1.0
+  return profile
+
+
+class FullBestResponse:
+  """XFP: a full best response to the others' part of sigma_t.
+
+  Computed by backward induction in OpenSpiel's order, so that exact ties
+  (common in small poker games) break as OpenSpiel's XFP breaks them.
+  """
+
+  def __init__(self, min_action_prob: float):
+    self.min_action_prob = min_action_prob
+
+  def decide(self, tree: GameTree, strategy: np.ndarray,
+             player: int) -> np.ndarray:
+    best = tree.best_response_actions(strategy, player,
+                                      min_action_prob=self.min_action_prob)
+    return _one_hot(tree, player, best)
+
+
+class BestDecision:
+  """GXFP: argmax of counterfactual action values under sigma_t."""
+
+  def __init__(self, even_split: bool):
+    self.even_split = even_split
+
+  def decide(self, tree: GameTree, strategy: np.ndarray,
+             player: int) -> np.ndarray:
+    values = tree.player_counterfactual_values(strategy, player).cfv
+    profile = np.empty_like(values)
+    legal = tree.infoset_legal[tree.player_rows[player]]
+    argmax_profile(values, legal, self.even_split, profile)
+    return profile
+
+
+class BeliefDecision:
+  """BUFP: argmax of belief-weighted action values, fallback belief off path.
+
+  continuation="average": the player's own sigma_t below I (Ju, Fang, Luo
+  2024, eq. 9, like GXFP's best decision). Where the others reach I the
+  belief is proportional to x_{-i}, so the argmax is GXFP's (computed from
+  the same counterfactual values, so the two agree exactly there); only
+  unreached infosets use the fallback belief.
+
+  continuation="best_response": the player's own later choices are the
+  belief best decisions too, found by backward induction (a sequential best
+  response to the beliefs). On reached infosets that is a full best
+  response, so XFP's realization-weighted step stays a fictitious-play
+  step; with the "average" continuation that step can stall, because an
+  infoset the decisions stop reaching gets zero realization weight and
+  never improves.
+  """
+
+  def __init__(self, continuation: str, min_action_prob: float,
+               even_split: bool):
+    self.continuation = continuation
+    self.min_action_prob = min_action_prob
+    self.even_split = even_split
+
+  def decide(self, tree: GameTree, strategy: np.ndarray,
+             player: int) -> np.ndarray:
+    if self.continuation == "best_response":
+      return self._best_response_continuation(tree, strategy, player)
+    legal = tree.infoset_legal[tree.player_rows[player]]
+    return self._average_continuation(tree, strategy, player, legal,
+                                      self.even_split)
+
+  def _best_response_continuation(self, tree: GameTree, strategy: np.ndarray,
+                                  player: int) -> np.ndarray:
+    belief, on_path = tree.beliefs(strategy, player)
+    if on_path.all():
+      # Beliefs proportional to x_{-i} everywhere: a plain best response.
+      best = tree.best_response_actions(strategy, player,
+                                        min_action_prob=self.min_action_prob)
+    else:
+      _, best, _ = tree.weighted_best_response(
+          strategy, player, infoset_weight=belief,
+          min_action_prob=self.min_action_prob)
+    return _one_hot(tree, player, best)
+
+  def _average_continuation(self, tree: GameTree, strategy: np.ndarray,
+                            player: int, legal: np.ndarray,
+                            even_split: bool) -> np.ndarray:
+    player_pass = tree.player_counterfactual_values(strategy, player)
+    values = player_pass.cfv
+    off_path = player_pass.others_reach == 0.0
+    if off_path.any():
+      rows = tree.player_rows[player]
+      fallback = tree.counterfactual_values(
+          strategy, reach=tree.uniform_reach(),
+          values=tree.values(strategy))[rows]
+      values = np.where(off_path[:, None], fallback, values)
+    profile = np.empty_like(values)
+    argmax_profile(values, legal, even_split, profile)
+    return profile
+
+
+# ---------------------------------------------------------------- steps
+def mix_in(profile: np.ndarray, legal: np.ndarray,
+           min_action_prob: float) -> np.ndarray:
+  """b_eps = eps + (1 - |A| eps) b on legal actions."""
+  if min_action_prob == 0.0:
+    return profile
+  num_actions = legal.sum(axis=1, keepdims=True)
+  return legal * min_action_prob + (1.0 - num_actions * min_action_prob) * (
+      profile)
+
+
+class EmpiricalStep:
+  """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset."""
+
+  def __init__(self, min_action_prob: float):
+    self.min_action_prob = min_action_prob
+
+  def step(self, tree: GameTree, arrays: FPArrays, player: int,
+           profile: np.ndarray, t: int) -> StepResult:
+    rows = tree.player_rows[player]
+    mixed = mix_in(profile, tree.infoset_legal[rows], self.min_action_prob)
+    return StepResult((t * arrays.sigma[rows] + mixed) / (t + 1))
+
+
+class CountingStep:
+  """The empirical step with exact integer counts of best decisions.
+
+  sigma_{T+1} = (sigma_1 + sum_t b_t) / (T + 1) with sum_t b_t held in
+  int64 units of 1/L, L = lcm(1..max |A|) (an even split over k maximisers
+  adds L/k), so the average carries no round-off between iterations.
+  """
+
+  def __init__(self, tree: GameTree, min_action_prob: float):
+    self.unit = math.lcm(*range(1, int(tree.infoset_num_actions.max()) + 1))
+    self.min_action_prob = min_action_prob
+
+  def step(self, tree: GameTree, arrays: FPArrays, player: int,
+           profile: np.ndarray, t: int) -> StepResult:
+    rows = tree.player_rows[player]
+    counts = arrays.decision_counts[rows] + np.rint(
+        profile * self.unit).astype(np.int64)
+    legal = tree.infoset_legal[rows]
+    eps = self.min_action_prob
+    mixed_counts = counts / self.unit
+    if eps:
+      num_actions = legal.sum(axis=1, keepdims=True)
+      mixed_counts = t * eps * legal + (1.0 - num_actions * eps) * mixed_counts
+    return StepResult((arrays.initial_sigma[rows] + mixed_counts) / (t + 1),
+                      counts)
+
+
+class RealizationStep:
+  """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1)."""
+
+  def __init__(self, renormalize: bool, min_action_prob: float):
+    self.renormalize = renormalize
+    self.min_action_prob = min_action_prob
+
+  def step(self, tree: GameTree, arrays: FPArrays, player: int,
+           profile: np.ndarray, t: int) -> StepResult:
+    rows = tree.player_rows[player]
+    legal = tree.infoset_legal[rows]
+    sigma = arrays.sigma
+    mixed = mix_in(profile, legal, self.min_action_prob)
+    x_sigma = passes.own_reach_of_infosets(tree.own_sequence, sigma,
+                                           rows.start, rows.stop)
+    best_profile = sigma.copy()
+    best_profile[rows] = mixed
+    x_best = passes.own_reach_of_infosets(tree.own_sequence, best_profile,
+                                          rows.start, rows.stop)
+    updated = sigma[rows].copy()
+    realization_step(updated, mixed, legal, x_sigma, x_best, 1.0 / (t + 1),
+                     self.renormalize)
+    return StepResult(updated)

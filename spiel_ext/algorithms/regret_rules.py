@@ -1,0 +1,231 @@
+"""The three rules that tell the CFR variants apart, and the kernels they use.
+
+A regret minimiser's iteration (see :mod:`spiel_ext.algorithms.regret`) is
+fixed except for three rules, each a small object with one method:
+
+  RegretRule     finish(R, t):    R <- finish(R + r) in place
+  AveragingRule  weight(t):       the weight of iteration t in the average
+  StrategyRule   strategy(R, ..): the next current strategy from R
+
+CFR (Martin Zinkevich, Michael Johanson, Michael Bowling, Carmelo Piccione,
+"Regret Minimization in Games with Incomplete Information", NeurIPS 2007,
+section 3): plain regrets, uniform average, regret matching.
+CFR+ (Oskari Tammelin, "Solving Large Imperfect Information Games Using
+CFR+", 2014, arXiv:1407.5042): regrets floored at 0 (regret matching+),
+average weighted by t.
+DCFR (Noam Brown, Tuomas Sandholm, "Solving Imperfect-Information Games via
+Discounted Regret Minimization", AAAI 2019, arXiv:1809.04040): positive
+regrets times t^alpha / (t^alpha + 1), negative ones times
+t^beta / (t^beta + 1), average weighted by t^gamma.
+:data:`CFR_BASES` names these three combinations once for every solver that
+builds on them (CFRSolver and friends, PrefCFRSolver).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Protocol
+
+import numba
+import numpy as np
+
+from spiel_ext.algorithms.checks import check_real
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+# ----------------------------------------------------------------- kernels
+@_jit
+def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
+                     cumulative_regret, cumulative_policy):
+  """R(I, a) += v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions and
+  S(I, a) += average_weight * x_i(I) * sigma(I, a)."""
+  for row in range(cfv.shape[0]):
+    infoset_value = 0.0
+    for a in range(cfv.shape[1]):
+      infoset_value += policy[row, a] * cfv[row, a]
+    scale = average_weight * own_reach[row]
+    for a in range(cfv.shape[1]):
+      if legal[row, a]:
+        cumulative_regret[row, a] += cfv[row, a] - infoset_value
+        cumulative_policy[row, a] += scale * policy[row, a]
+
+
+@_jit
+def regret_matching(cumulative_regret, legal, out):
+  """sigma proportional to R+, uniform over legal actions when no R > 0.
+
+  The rule of OpenSpiel's ``cfr._regret_matching``.
+  """
+  for row in range(cumulative_regret.shape[0]):
+    total = 0.0
+    count = 0
+    for a in range(cumulative_regret.shape[1]):
+      if legal[row, a]:
+        count += 1
+        if cumulative_regret[row, a] > 0.0:
+          total += cumulative_regret[row, a]
+    for a in range(cumulative_regret.shape[1]):
+      if not legal[row, a]:
+        out[row, a] = 0.0
+      elif total > 0.0:
+        out[row, a] = max(cumulative_regret[row, a], 0.0) / total
+      else:
+        out[row, a] = 1.0 / count
+
+
+@_jit
+def discount_regrets(cumulative_regret, positive_factor, negative_factor):
+  for row in range(cumulative_regret.shape[0]):
+    for a in range(cumulative_regret.shape[1]):
+      if cumulative_regret[row, a] >= 0.0:
+        cumulative_regret[row, a] *= positive_factor
+      else:
+        cumulative_regret[row, a] *= negative_factor
+
+
+# -------------------------------------------------------------- interfaces
+class RegretRule(Protocol):
+  """Finishes the regret update R <- R + r (already added) in place."""
+
+  def finish(self, cumulative_regret: np.ndarray, t: int, /) -> None:
+    ...
+
+
+class AveragingRule(Protocol):
+  """The weight of iteration t in the average strategy.
+
+  The solver keeps the average's numerator divided by 2^k(t) (k from
+  ``scale_exponent``), so that large weights never overflow; ``weight``
+  returns the weight in those units.
+  """
+
+  def weight(self, t: int, /) -> float:
+    ...
+
+  def scale_exponent(self, t: int, /) -> int:
+    ...
+
+
+class StrategyRule(Protocol):
+  """Writes the next current strategy of the infosets ``rows`` into ``out``
+  from their cumulative regrets at iteration t."""
+
+  def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
+               t: int, rows: slice, out: np.ndarray, /) -> None:
+    ...
+
+
+# ------------------------------------------------------------ regret rules
+class PlainRegrets:
+  """CFR: R <- R + r."""
+
+  def finish(self, _cumulative_regret: np.ndarray, _t: int) -> None:
+    """Nothing left to do."""
+
+
+class PlusRegrets:
+  """CFR+ (regret matching+): R <- max(R + r, 0)."""
+
+  def finish(self, cumulative_regret: np.ndarray, _t: int) -> None:
+    np.maximum(cumulative_regret, 0.0, out=cumulative_regret)
+
+
+def discount_factor(t: int, exponent: float) -> float:
+  """t^e / (t^e + 1), for any finite e and t >= 1 without overflow.
+
+  Computed as OpenSpiel's DCFR computes it while t^e is a moderate number,
+  and as 1 / (1 + t^-e) (rounding to 1, or to t^e near 0) beyond.
+  """
+  log_power = exponent * math.log(t)
+  if log_power > 700.0:
+    return 1.0 / (1.0 + math.exp(-log_power))
+  if log_power < -700.0:
+    return math.exp(log_power)
+  power = float(t)**exponent
+  return power / (power + 1)
+
+
+class DiscountedRegrets:
+  """DCFR: R <- R + r, then positive entries times t^alpha / (t^alpha + 1)
+  and negative ones times t^beta / (t^beta + 1)."""
+
+  def __init__(self, alpha: float, beta: float):
+    self.alpha = alpha
+    self.beta = beta
+
+  def finish(self, cumulative_regret: np.ndarray, t: int) -> None:
+    discount_regrets(cumulative_regret, discount_factor(t, self.alpha),
+                     discount_factor(t, self.beta))
+
+
+# --------------------------------------------------------- averaging rules
+# Weights up to 2^_UNSCALED_BITS are used as they are; beyond, the average's
+# numerator is kept in units of 2^k(t) so that it stays finite for any gamma
+# and any number of iterations. Rescaling by a power of 2 is exact.
+_UNSCALED_BITS = 500
+
+
+class PowerAveraging:
+  """Average weight t^gamma: 0 is CFR's plain average, 1 linear (CFR+),
+  2 DCFR's default.
+
+  For gamma log2(t) <= 500 (every run with gamma = 2 below 2^250
+  iterations) the weight is t^gamma exactly as OpenSpiel computes it; past
+  that the solver's numerator is rescaled by exact powers of 2.
+  """
+
+  def __init__(self, gamma: float):
+    self.gamma = gamma
+
+  def scale_exponent(self, t: int) -> int:
+    if self.gamma == 0.0 or t <= 1:
+      return 0
+    return max(0, math.floor(self.gamma * math.log2(t)) - _UNSCALED_BITS)
+
+  def weight(self, t: int) -> float:
+    if self.gamma == 0.0:
+      return 1.0
+    exponent = self.scale_exponent(t)
+    if exponent == 0:
+      return float(t)**self.gamma
+    return 2.0**(self.gamma * math.log2(t) - exponent)
+
+
+# ---------------------------------------------------------- strategy rules
+class RegretMatching:
+  """sigma(I, a) = R+(I, a) / sum_b R+(I, b); uniform when no R > 0."""
+
+  def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
+               _t: int, _rows: slice, out: np.ndarray) -> None:
+    regret_matching(cumulative_regret, legal, out)
+
+
+# ------------------------------------------------------------- the bases
+BaseRules = Callable[..., tuple[RegretRule, AveragingRule]]
+
+# How each base accumulates regrets and weights the average. Each takes
+# DCFR's (alpha, beta, gamma), which only "dcfr" reads (defaults: DCFR's).
+CFR_BASES: dict[str, BaseRules] = {
+    "cfr": lambda alpha=1.5, beta=0.0, gamma=2.0: (PlainRegrets(),
+                                                   PowerAveraging(0.0)),
+    "cfr+": lambda alpha=1.5, beta=0.0, gamma=2.0: (PlusRegrets(),
+                                                    PowerAveraging(1.0)),
+    "dcfr": lambda alpha=1.5, beta=0.0, gamma=2.0: (
+        DiscountedRegrets(alpha, beta), PowerAveraging(gamma)),
+}
+
+
+def check_dcfr_parameters(alpha: object, beta: object,
+                          gamma: object) -> tuple[float, float, float]:
+  """DCFR's (alpha, beta, gamma) as floats, if they keep DCFR well defined.
+
+  alpha and beta may be any finite numbers (the discount factors are
+  computed without overflow); gamma any finite number >= 0 (a negative one
+  would weight early iterations most, which DCFR does not mean).
+
+  Raises:
+    ValueError: naming the parameter and the accepted values.
+  """
+  return (check_real("alpha", alpha), check_real("beta", beta),
+          check_real("gamma", gamma, 0.0))
