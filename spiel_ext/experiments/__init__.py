@@ -4,14 +4,15 @@ Each is a short declaration (:class:`spec.Experiment`) in its own module;
 :data:`EXPERIMENTS` lists them by name.
 """
 
-from spiel_ext.experiments.bufp import BUFP_CONVERGENCE
+from spiel_ext.experiments.bufp import BUFP_CONVERGENCE, BUFP_TABLES
 from spiel_ext.experiments.quickstart import QUICKSTART
 from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
                                         Settings, run_experiment, settings_for,
                                         write_reproduction_report)
 
 EXPERIMENTS: dict[str, Experiment] = {
-    experiment.name: experiment for experiment in [QUICKSTART, BUFP_CONVERGENCE]
+    experiment.name: experiment for experiment in [QUICKSTART, BUFP_CONVERGENCE,
+                                       BUFP_TABLES]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",

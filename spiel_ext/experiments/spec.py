@@ -82,7 +82,7 @@ class Experiment:
   Attributes:
     summarize: (results DataFrame, settings, output folder) -> (figures,
       tables) it wrote.
-    claims: (results DataFrame, settings) -> the paper's claims with our
+    claims: (results DataFrame, settings, folder) -> the paper's claims with our
       numbers and verdicts, for the reproduction report.
   """
   name: str
@@ -93,7 +93,7 @@ class Experiment:
   summarize: Callable[[pd.DataFrame, Settings, Path], tuple[list[Path],
                                                           list[Path]]]
   cost: str = ""
-  claims: Callable[[pd.DataFrame, Settings], list[Claim]] | None = None
+  claims: Callable[[pd.DataFrame, Settings, Path], list[Claim]] | None = None
 
 
 def evaluation_points(iterations: int, eval_every: int | None,
@@ -237,7 +237,7 @@ def write_reproduction_report(experiments: dict[str, Experiment],
                          str(p.relative_to(Path(output_dir)))
                          for p in folder.glob("tables/*.md"))
     sections[name] = {"scale": settings.scale,
-                      "claims": experiment.claims(frame, settings),
+                      "claims": experiment.claims(frame, settings, folder),
                       "outputs": outputs}
   return write_report(path, sections, preamble=(
       f"Results read from `{output_dir}`. Verdicts compare the paper's "

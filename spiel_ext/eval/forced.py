@@ -1,0 +1,58 @@
+"""Forced paths: a policy with chosen infosets forced to one action.
+
+The BUFP paper (Ju, Fang, Luo, DDCLS 2024, arXiv:2409.02706, section 5.2,
+Table 2) evaluates play after a dominated deviation: player 1 is forced to
+Call at its first decision and the rest of each policy is kept. Forcing
+puts probability 1 on the named action at the selected infosets; the exact
+head-to-head value then follows from :func:`spiel_ext.eval.head_to_head`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import numpy as np
+
+from spiel_ext.engine import GameTree, compile_game
+from spiel_ext.policy import PolicyLike, policy_to_array
+
+
+def action_id(tree: GameTree, row: int, label: str | int) -> int:
+  """The legal action of infoset ``row`` named ``label`` (or that id)."""
+  legal = np.flatnonzero(tree.infoset_legal[row])
+  if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
+    if label in legal:
+      return int(label)
+  else:
+    state = tree.state(int(tree.infoset_history[row]))
+    player = int(tree.infoset_player[row])
+    for action in legal:
+      if state.action_to_string(player, int(action)) == label:
+        return int(action)
+  raise ValueError(f"action {label!r} is not legal at infoset "
+                   f"{tree.infoset_keys[row]!r} (legal: {legal.tolist()}).")
+
+
+def force_actions(game, policy: PolicyLike,
+                  rows: Iterable[int] | Callable[[GameTree], Iterable[int]],
+                  action: str | int) -> np.ndarray:
+  """``policy`` as a strategy array with every infoset in ``rows`` playing
+  ``action`` (a label such as "Call", or an action id) with probability 1.
+
+  Args:
+    game: a game, game string or compiled tree.
+    policy: any policy :func:`spiel_ext.policy.policy_to_array` accepts.
+    rows: infoset rows, or a callable tree -> rows such as
+      ``FirstDecisions(player=0)``.
+    action: the forced action.
+  """
+  tree = compile_game(game)
+  strategy = policy_to_array(tree, policy)
+  selected = list(rows(tree) if callable(rows) else rows)
+  if not selected:
+    raise ValueError("rows selects no infoset to force.")
+  for row in selected:
+    forced = action_id(tree, int(row), action)
+    strategy[row] = 0.0
+    strategy[row, forced] = 1.0
+  return strategy
