@@ -34,6 +34,22 @@ def test_xfp_matches_openspiel_iterate_for_iterate(game_name):
                                expected.action_probability_array, atol=1e-9)
 
 
+@pytest.mark.parametrize("game_name", ["kuhn_poker(players=3)",
+                                       "tiny_hanabi"])
+def test_xfp_matches_openspiel_beyond_two_player_zero_sum(game_name):
+  """OpenSpiel's XFP runs on any number of players and any utility (here
+  three players, and an identical-interest game); so does ours."""
+  game = pyspiel.load_game(game_name)
+  ours, reference = XFPSolver(game), fictitious_play.XFPSolver(game)
+  for _ in range(8):
+    ours.iteration()
+    reference.iteration()
+    expected = openspiel_policy.tabular_policy_from_callable(
+        game, reference.average_policy())
+    np.testing.assert_allclose(ours.average_policy().action_probability_array,
+                               expected.action_probability_array, atol=1e-9)
+
+
 @pytest.mark.parametrize("name", sorted(SOLVERS))
 @pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
 def test_fictitious_play_converges(name, game_name):

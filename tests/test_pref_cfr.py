@@ -1,4 +1,5 @@
-"""Pref-CFR (seed 003): rules by hand, reduction to CFR, the Kuhn alpha test."""
+"""Pref-CFR (Ju, Tellier, Sun, Fang, Luo, ICML 2025, arXiv:2411.01217): rules
+by hand, reduction to CFR, the Kuhn alpha test."""
 
 import numpy as np
 import pyspiel
@@ -69,7 +70,8 @@ def _kuhn_alpha(solver):
   return solver.average_policy().policy_for_key("0")[1]  # J, first, Bet
 
 
-# The settings of seed 003 section 5.1 with delta <= 5, plus the delta = 10 ones.
+# The Pref-CFR paper's Kuhn settings (section 5.1) with delta <= 5, plus the
+# delta = 10 ones.
 PAPER_SETTINGS = [
     ("br", {"Bet": 5}), ("rm", {"Bet": 5}), ("rm", {"Pass": 5}),
     ("br", {"Pass": 5}), ("br", {"Bet": 10}), ("br", {"Pass": 10}),
@@ -88,7 +90,8 @@ def test_pref_cfr_converges_on_kuhn(variant, preference):
 
 
 def test_preferences_move_kuhn_alpha_the_papers_way():
-  """Seed 003 Fig. 4: delta(Bet) pushes alpha up, delta(Pass) down."""
+  """The Pref-CFR paper's Fig. 4: delta(Bet) pushes alpha up, delta(Pass)
+  down."""
   game = pyspiel.load_game("kuhn_poker")
   alphas = {}
   for name, preference in [("cfr", None), ("bet", {"Bet": 10}),

@@ -1,4 +1,5 @@
-"""The perfect-Bayesian gap (SPEC 5) by hand and against OpenSpiel."""
+"""The perfect-Bayesian gap (BUFP paper's measure) by hand and against
+OpenSpiel."""
 
 import numpy as np
 import pyspiel
