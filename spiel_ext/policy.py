@@ -168,28 +168,30 @@ def to_tabular_policy(tree: GameTree | str | pyspiel.Game,
 # ------------------------------------------------------------------ checks
 @numba.njit(cache=True, nogil=True)
 def _first_bad_row(strategy, legal, tolerance):
-  """(row, problem) of the first row that is not a distribution over the
-  legal actions, or (-1, 0). Problems: 1 non-finite, 2 negative, 3 mass on
-  an illegal action, 4 legal mass not 1."""
+  """The first row that is not a distribution over the legal actions (finite,
+  non-negative, 0 on illegal actions, summing to 1 within ``tolerance``),
+  or -1."""
   for row in range(strategy.shape[0]):
     total = 0.0
     for a in range(strategy.shape[1]):
       p = strategy[row, a]
-      if not np.isfinite(p):
-        return row, 1
-      if p < 0.0:
-        return row, 2
-      if p != 0.0 and not legal[row, a]:
-        return row, 3
+      if not 0.0 <= p < np.inf or (p != 0.0 and not legal[row, a]):
+        return row
       total += p
-    if abs(total - 1.0) > tolerance:
-      return row, 4
-  return -1, 0
+    if not abs(total - 1.0) <= tolerance:
+      return row
+  return -1
 
 
-_PROBLEMS = {1: "a value that is not finite", 2: "a negative value",
-             3: "probability on an illegal action",
-             4: "legal-action probabilities that do not sum to 1"}
+def _problem(values: np.ndarray, legal: np.ndarray) -> str:
+  """What is wrong with a row :func:`_first_bad_row` picked."""
+  if not np.isfinite(values).all():
+    return "a value that is not finite"
+  if (values < 0).any():
+    return "a negative value"
+  if (values[~legal] != 0).any():
+    return "probability on an illegal action"
+  return "legal-action probabilities that do not sum to 1"
 
 
 def check_strategy(tree: GameTree, strategy: Any, name: str = "policy",
@@ -205,25 +207,29 @@ def check_strategy(tree: GameTree, strategy: Any, name: str = "policy",
       breaks a rule, with its values and legal actions.
   """
   tree.check_policy(strategy, name)
-  if strategy.dtype.kind not in "biuf":
-    raise ValueError(f"{name} must be a float array; got dtype "
-                     f"{strategy.dtype}.")
-  strategy = np.ascontiguousarray(strategy, dtype=np.float64)
-  row, problem = _first_bad_row(strategy, tree.infoset_legal, tolerance)
+  if strategy.dtype != np.float64:
+    if strategy.dtype.kind not in "biuf":
+      raise ValueError(f"{name} must be a float array; got dtype "
+                       f"{strategy.dtype}.")
+    strategy = strategy.astype(np.float64)
+  row = _first_bad_row(strategy, tree.infoset_legal, tolerance)
   if row >= 0:
-    legal = np.flatnonzero(tree.infoset_legal[row]).tolist()
+    legal = tree.infoset_legal[row]
     raise ValueError(
         f"{name} is not a strategy: at infoset {tree.infoset_keys[row]!r} "
-        f"(row {row}) it has {_PROBLEMS[problem]}: "
+        f"(row {row}) it has {_problem(strategy[row], legal)}: "
         f"{strategy[row].tolist()[:12]}. Each row must hold finite, "
-        f"non-negative probabilities of the legal actions ({legal} there), "
-        f"0 on the others, summing to 1 (within {tolerance:g}).")
+        "non-negative probabilities of the legal actions "
+        f"({np.flatnonzero(legal).tolist()} there), 0 on the others, summing "
+        f"to 1 (within {tolerance:g}).")
   return strategy
 
 
 def check_min_action_prob(tree: GameTree, value: Any) -> float:
   """``value`` as a float in [0, 1/|A|), |A| the largest number of legal
   actions at an infoset; ValueError naming ``min_action_prob`` otherwise."""
+  if value == 0 and type(value) in (float, int):  # The common case, fast.
+    return 0.0
   largest = (1.0 / float(tree.infoset_num_actions.max())
              if tree.num_infosets else 1.0)
   wanted = (f"min_action_prob must be in [0, 1/|A|) = [0, {largest:g}) for "

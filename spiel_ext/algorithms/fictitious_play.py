@@ -115,6 +115,9 @@ class FictitiousPlaySolver(Solver):
                                 self.legal, eps)
     self.sigma = self.initial_sigma.copy()
     self.decision_counts = np.zeros(self.legal.shape, dtype=np.int64)
+    # The arrays are only ever updated in place, so one view serves.
+    self._arrays = FPArrays(self.sigma, self.initial_sigma,
+                            self.decision_counts)
 
   def _check_game(self) -> None:
     if not self._tree.perfect_recall:
@@ -147,9 +150,7 @@ class FictitiousPlaySolver(Solver):
     return self._decision.decide(self._tree, self.sigma, player)
 
   def _apply_update(self, player: int, update: np.ndarray, t: int) -> None:
-    result = self._step.step(
-        self._tree, FPArrays(self.sigma, self.initial_sigma,
-                             self.decision_counts), player, update, t)
+    result = self._step.step(self._tree, self._arrays, player, update, t)
     rows = self._tree.player_rows[player]
     self.sigma[rows] = result.sigma
     if result.decision_counts is not None:

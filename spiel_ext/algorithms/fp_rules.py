@@ -80,15 +80,17 @@ def argmax_profile(values, legal, even_split, out):
 
 @_jit
 def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
-                     renormalize):
-  """XFP's update of one player's rows, in place.
+                     renormalize, out):
+  """XFP's update of one player's rows, written to ``out``.
 
-  sigma(I, a) += alpha x_b(I) (b(I, a) - sigma(I, a)) /
-                 ((1 - alpha) x_sigma(I) + alpha x_b(I)),
-  left unchanged where the denominator is 0; with ``renormalize`` each row
+  sigma(I, a) + alpha x_b(I) (b(I, a) - sigma(I, a)) /
+                ((1 - alpha) x_sigma(I) + alpha x_b(I)),
+  sigma unchanged where the denominator is 0; with ``renormalize`` each row
   is clipped at 0 and rescaled to sum to 1 (Schulze 2023, eq. 18).
   """
   for row in range(current.shape[0]):
+    for a in range(current.shape[1]):
+      out[row, a] = current[row, a]
     denominator = (1.0 - alpha) * x_sigma[row] + alpha * x_best[row]
     if denominator <= 0.0:
       continue
@@ -96,13 +98,13 @@ def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
     total = 0.0
     for a in range(current.shape[1]):
       if legal[row, a]:
-        current[row, a] += scale * (mixed[row, a] - current[row, a])
-        if renormalize and current[row, a] < 0.0:
-          current[row, a] = 0.0
-        total += current[row, a]
+        out[row, a] += scale * (mixed[row, a] - out[row, a])
+        if renormalize and out[row, a] < 0.0:
+          out[row, a] = 0.0
+        total += out[row, a]
     if renormalize and total > 0.0:
       for a in range(current.shape[1]):
-        current[row, a] /= total
+        out[row, a] /= total
 
 
 # -------------------------------------------------------------- interfaces
@@ -309,7 +311,7 @@ class RealizationStep:
     best_profile[rows] = mixed
     x_best = passes.own_reach_of_infosets(tree.own_sequence, best_profile,
                                           rows.start, rows.stop)
-    updated = sigma[rows].copy()
-    realization_step(updated, mixed, legal, x_sigma, x_best, 1.0 / (t + 1),
-                     self.renormalize)
+    updated = np.empty_like(mixed)
+    realization_step(sigma[rows], mixed, legal, x_sigma, x_best,
+                     1.0 / (t + 1), self.renormalize, updated)
     return StepResult(updated)

@@ -177,9 +177,12 @@ class PowerAveraging:
 
   def __init__(self, gamma: float):
     self.gamma = gamma
+    # Below this t, gamma log2(t) < 500 and no scaling is needed.
+    self._unscaled_below = (math.inf if gamma == 0.0 else
+                            2.0**min(_UNSCALED_BITS / gamma, 1023.0))
 
   def scale_exponent(self, t: int) -> int:
-    if self.gamma == 0.0 or t <= 1:
+    if t < self._unscaled_below:
       return 0
     return max(0, math.floor(self.gamma * math.log2(t)) - _UNSCALED_BITS)
 
