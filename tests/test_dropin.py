@@ -290,3 +290,27 @@ def test_help_documents_every_argument(solver_class):
     assert re.search(rf"^\s+(\w+, )*{name}(, \w+)*: ", doc, re.M), (
         f"{solver_class.__name__} does not document {name}")
   assert re.search(r"\bSPEC\b|seed 00|\.\./shared", doc) is None
+
+
+@pytest.mark.parametrize("solver_class", [
+    CFRSolver, CFRPlusSolver, DCFRSolver, PrefCFRSolver, XFPSolver,
+    GXFPSolver, BUFPSolver])
+def test_docstring_examples_run(solver_class):
+  import spiel_ext.eval  # pylint: disable=g-import-not-at-top,redefined-outer-name
+  from spiel_ext.algorithms import FirstDecisions  # pylint: disable=g-import-not-at-top
+  doc = inspect.getdoc(solver_class)
+  example = inspect.cleandoc(doc.split("Example::", 1)[1])
+  namespace = {"pyspiel": pyspiel, "spiel_ext": sys.modules["spiel_ext"],
+               "FirstDecisions": FirstDecisions,
+               solver_class.__name__: solver_class}
+  exec(example, namespace)  # pylint: disable=exec-used
+  solver = namespace["solver"]
+  assert solver.iteration_count > 0
+  if solver_class is CFRSolver:
+    assert se.nash_conv(solver.game, solver.average_policy()) < 3e-3
+  if solver_class is PrefCFRSolver:  # "J opens: bets more often" than CFR's.
+    plain = CFRSolver("kuhn_poker")
+    for _ in range(solver.iteration_count):
+      plain.iteration()
+    assert (solver.average_policy().policy_for_key("0")[1] >
+            plain.average_policy().policy_for_key("0")[1] + 0.05)

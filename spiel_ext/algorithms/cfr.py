@@ -71,7 +71,7 @@ class CFRSolver(RegretMinimizationSolver):
     solver = CFRSolver(pyspiel.load_game("kuhn_poker"))
     for _ in range(1000):
       solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())  # ~1e-3
+    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())  # ~2e-3
   """
 
   def __init__(self, game: pyspiel.Game | str | GameTree, *,

@@ -84,8 +84,21 @@ class FictitiousPlaySolver(Solver):
   """Full-width fictitious play with pluggable decision and step rules.
 
   Use XFPSolver, GXFPSolver or BUFPSolver; this is their shared loop. Works
-  for any number of players and any utility (the algorithms are defined
-  there; the convergence guarantees are for two-player zero-sum games).
+  for any number of players and any utility, as OpenSpiel's XFP (the
+  algorithms are defined there; the convergence guarantees are for
+  two-player zero-sum games).
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree with
+      perfect-recall infostate strings.
+    rules: builds the (decision rule, step rule) pair from the checked
+      settings (:class:`FPSettings`).
+    alternating_updates: update players in turn (True) or at once (False).
+    initial_policy: "uniform", "random" or any policy (a strategy).
+    min_action_prob: eps of the perturbed game, in [0, 1/|A|).
+    tie_break: "lowest" or "even".
+    seed: an int >= 0 or None.
+    hyperparameters: the public constructor's arguments, in order.
 
   Attributes:
     sigma: the average strategy sigma_t, [infosets, actions].
