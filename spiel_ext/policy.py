@@ -112,8 +112,10 @@ class TabularPolicy(openspiel_policy.TabularPolicy, Mapping):
     result.__class__ = type(self)
     return result
 
-  def __reduce__(self):
-    return (_rebuild_policy, (self.game, self.action_probability_array))
+  def __reduce_ex__(self, protocol):
+    if isinstance(self.states, _LazyStates):  # Built by to_tabular_policy.
+      return (_rebuild_policy, (self.game, self.action_probability_array))
+    return super().__reduce_ex__(protocol)
 
   def __repr__(self) -> str:
     return (f"TabularPolicy(game={str(self.game)!r}, "

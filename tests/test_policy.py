@@ -1,5 +1,7 @@
 """Strategy arrays <-> OpenSpiel policies."""
 
+import pickle
+
 import numpy as np
 import pyspiel
 import pytest
@@ -8,7 +10,7 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploit
 
 from conftest import CROSS_CHECK_GAMES, random_strategy
 from spiel_ext.engine import compile_game
-from spiel_ext.policy import policy_to_array, to_tabular_policy
+from spiel_ext.policy import TabularPolicy, policy_to_array, to_tabular_policy
 
 
 @pytest.mark.parametrize("game_name", CROSS_CHECK_GAMES)
@@ -86,3 +88,23 @@ def test_lazy_states_rebuild_openspiel_states():
 def test_not_a_policy():
   with pytest.raises(ValueError, match="policy must be an OpenSpiel policy"):
     policy_to_array("kuhn_poker", 42)
+
+
+def test_our_tabular_policy_reads_as_openspiels_dict_table():
+  """The mapping view equals OpenSpiel's own conversion to pyspiel's table
+  (legal actions only), and pickles to the same policy, partial or not."""
+  game = pyspiel.load_game("leduc_poker")
+  tree = compile_game(game)
+  ours = to_tabular_policy(tree, random_strategy(tree,
+                                                 np.random.default_rng(6)))
+  reference = openspiel_policy.python_policy_to_pyspiel_policy(ours)
+  table = reference.policy_table()
+  assert len(ours) == len(table) == tree.num_infosets
+  for key, pairs in ours.items():
+    assert [a for a, _ in pairs] == [a for a, _ in table[key]]
+    np.testing.assert_allclose([p for _, p in pairs],
+                               [p for _, p in table[key]], atol=0)
+  partial = TabularPolicy(game, players=[1])
+  restored = pickle.loads(pickle.dumps(partial))
+  assert restored.state_lookup == partial.state_lookup
+  assert len(restored) == len(tree.infosets_of_player(1))
