@@ -8,13 +8,15 @@ import pytest
 from open_spiel.python.algorithms import cfr, discounted_cfr
 
 from spiel_ext import eval as se
-from spiel_ext.algorithms import CFRPlusSolver, CFRSolver, DCFRSolver
+from spiel_ext.algorithms import (CFRPlusSolver, CFRSolver, DCFRSolver,
+                                  LCFRSolver)
 from spiel_ext.policy import policy_to_array
 
 GOOFSPIEL = "turn_based_simultaneous_game(game=goofspiel(num_cards=3))"
 GAMES = ["kuhn_poker", "leduc_poker", "kuhn_poker(players=3)", GOOFSPIEL]
 PAIRS = [(CFRSolver, cfr.CFRSolver), (CFRPlusSolver, cfr.CFRPlusSolver),
-         (DCFRSolver, discounted_cfr.DCFRSolver)]
+         (DCFRSolver, discounted_cfr.DCFRSolver),
+         (LCFRSolver, discounted_cfr.LCFRSolver)]
 ITERATIONS = 50
 
 
@@ -24,7 +26,7 @@ def _load(name):
 
 @pytest.mark.parametrize("game_name", GAMES)
 @pytest.mark.parametrize("ours_class,reference_class", PAIRS,
-                         ids=["cfr", "cfr+", "dcfr"])
+                         ids=["cfr", "cfr+", "dcfr", "lcfr"])
 def test_iterates_match_openspiel_python(game_name, ours_class,
                                          reference_class):
   game = _load(game_name)

@@ -26,10 +26,11 @@ from open_spiel.python.algorithms import fictitious_play as openspiel_fp
 
 from spiel_ext import eval as se
 from spiel_ext.algorithms import cfr as our_cfr
+from spiel_ext.algorithms import discounted_cfr as our_discounted_cfr
 from spiel_ext.algorithms import fictitious_play as our_fp
 from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
-                                  DCFRSolver, GXFPSolver, PrefCFRSolver,
-                                  XFPSolver)
+                                  DCFRSolver, GXFPSolver, LCFRSolver,
+                                  PrefCFRSolver, XFPSolver)
 from spiel_ext.policy import TabularPolicy
 
 NUMBER = re.compile(r"-?\d+\.\d+(?:e-?\d+)?")
@@ -163,17 +164,22 @@ def test_cfr_cpp_example_with_our_solvers(capsys, monkeypatch, tmp_path,
     assert ours == _run(capsys, cfr_cpp_example_main, pyspiel, flags)
 
 
-def test_dcfr_positional_arguments_as_openspiels():
+@pytest.mark.parametrize("construct", [
+    lambda module, game: module.DCFRSolver(game, 1.2, 0.3, 3),
+    lambda module, game: module.DCFRSolver(game, alpha=3 / 2, beta=0,
+                                           gamma=2),
+    lambda module, game: module.LCFRSolver(game)],
+                         ids=["dcfr-positional", "dcfr-keywords", "lcfr"])
+def test_discounted_cfr_module_swaps_in(construct):
   game = pyspiel.load_game("kuhn_poker")
-  ours = DCFRSolver(game, 1.2, 0.3, 3)
-  reference = discounted_cfr.DCFRSolver(game, 1.2, 0.3, 3)
+  ours = construct(our_discounted_cfr, game)
+  reference = construct(discounted_cfr, game)
   for _ in range(20):
     ours.evaluate_and_update_policy()
     reference.evaluate_and_update_policy()
   np.testing.assert_allclose(
       ours.average_policy().action_probability_array,
       reference.average_policy().action_probability_array, atol=1e-9)
-  assert ours.hyperparameters["gamma"] == 3.0
 
 
 def test_pref_cfr_dcfr_base_takes_dcfrs_parameter_names():
@@ -279,8 +285,8 @@ def test_repr_names_game_hyperparameters_and_iteration():
 
 
 @pytest.mark.parametrize("solver_class", [
-    CFRSolver, CFRPlusSolver, DCFRSolver, PrefCFRSolver, XFPSolver,
-    GXFPSolver, BUFPSolver])
+    CFRSolver, CFRPlusSolver, DCFRSolver, LCFRSolver, PrefCFRSolver,
+    XFPSolver, GXFPSolver, BUFPSolver])
 def test_help_documents_every_argument(solver_class):
   doc = inspect.getdoc(solver_class)
   assert "Example::" in doc and "Args:" in doc
@@ -293,8 +299,8 @@ def test_help_documents_every_argument(solver_class):
 
 
 @pytest.mark.parametrize("solver_class", [
-    CFRSolver, CFRPlusSolver, DCFRSolver, PrefCFRSolver, XFPSolver,
-    GXFPSolver, BUFPSolver])
+    CFRSolver, CFRPlusSolver, DCFRSolver, LCFRSolver, PrefCFRSolver,
+    XFPSolver, GXFPSolver, BUFPSolver])
 def test_docstring_examples_run(solver_class):
   import spiel_ext.eval  # pylint: disable=g-import-not-at-top,redefined-outer-name
   from spiel_ext.algorithms import FirstDecisions  # pylint: disable=g-import-not-at-top

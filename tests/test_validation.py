@@ -18,13 +18,13 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploit
 from spiel_ext import eval as se
 from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
                                   DCFRSolver, FirstDecisions, GXFPSolver,
-                                  PrefCFRSolver, XFPSolver)
+                                  LCFRSolver, PrefCFRSolver, XFPSolver)
 from spiel_ext.algorithms.regret_rules import discount_factor
 from spiel_ext.engine import compile_game
 from spiel_ext.policy import check_strategy, policy_to_array
 
-SOLVERS = [CFRSolver, CFRPlusSolver, DCFRSolver, PrefCFRSolver, XFPSolver,
-           GXFPSolver, BUFPSolver]
+SOLVERS = [CFRSolver, CFRPlusSolver, DCFRSolver, LCFRSolver, PrefCFRSolver,
+           XFPSolver, GXFPSolver, BUFPSolver]
 KUHN_SHAPE = (12, 2)
 
 
@@ -32,6 +32,7 @@ KUHN_SHAPE = (12, 2)
 BOOL_OPTIONS = [
     (CFRSolver, "random_init"), (CFRSolver, "alternating_updates"),
     (CFRPlusSolver, "random_init"), (DCFRSolver, "alternating_updates"),
+    (LCFRSolver, "random_init"),
     (PrefCFRSolver, "random_init"), (PrefCFRSolver, "alternating_updates"),
     (XFPSolver, "renormalize"), (XFPSolver, "save_oracles"),
     (XFPSolver, "alternating_updates"), (GXFPSolver, "integer_counting"),

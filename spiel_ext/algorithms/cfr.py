@@ -12,7 +12,11 @@
 - :class:`DCFRSolver`: Noam Brown, Tuomas Sandholm, "Solving
   Imperfect-Information Games via Discounted Regret Minimization", AAAI
   2019, arXiv:1809.04040 (DCFR with alpha = 3/2, beta = 0, gamma = 2 by
-  default), as OpenSpiel's ``discounted_cfr.DCFRSolver``.
+  default), as OpenSpiel's ``discounted_cfr.DCFRSolver``; and
+  :class:`LCFRSolver`, that paper's Linear CFR (DCFR with alpha = beta =
+  gamma = 1), as OpenSpiel's ``discounted_cfr.LCFRSolver``.
+  ``spiel_ext.algorithms.discounted_cfr`` holds both under OpenSpiel's
+  module name.
 
 Swap the import and nothing else::
 
@@ -161,5 +165,36 @@ class DCFRSolver(RegretMinimizationSolver):
                      random_init=random_init, seed=seed,
                      hyperparameters=dict(
                          alpha=alpha, beta=beta, gamma=gamma,
+                         alternating_updates=alternating_updates,
+                         random_init=random_init))
+
+
+class LCFRSolver(RegretMinimizationSolver):
+  __doc__ = f"""Linear CFR; matches
+  ``open_spiel.python.algorithms.discounted_cfr.LCFRSolver`` iterate for
+  iterate: DCFR with alpha = beta = gamma = 1, so iteration t's regrets and
+  average contribution weigh t.
+  {_POLICIES}
+  Args:
+    game: as for :class:`CFRSolver`.{_COMMON_ARGS}
+  Raises:
+    TypeError, ValueError: as :class:`CFRSolver`.
+
+  Example::
+
+    solver = LCFRSolver("leduc_poker")
+    for _ in range(500):
+      solver.evaluate_and_update_policy()
+  """
+
+  def __init__(self, game: pyspiel.Game | str | GameTree, *,
+               alternating_updates: bool = True, random_init: bool = False,
+               seed: int | None = 0):
+    regret_rule, averaging = CFR_BASES["dcfr"](1.0, 1.0, 1.0)
+    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
+                     strategy_rule=RegretMatching(),
+                     alternating_updates=alternating_updates,
+                     random_init=random_init, seed=seed,
+                     hyperparameters=dict(
                          alternating_updates=alternating_updates,
                          random_init=random_init))
