@@ -199,6 +199,25 @@ class GameTree:
     str(action) order of the compiler). Computed once."""
     return self._children
 
+  def sample_chance(self, rng: np.random.Generator) -> np.ndarray:
+    """Chance probabilities with one outcome drawn at every chance node.
+
+    Returns a ``chance_prob`` override: 1 on each chance node's drawn
+    outcome (drawn from the game's own distribution with ``rng``), 0 on the
+    others. Passed to the passes, it gives the chance-sampled values of
+    Monte Carlo CFR (Lanctot, Waugh, Zinkevich, Bowling, "Monte Carlo
+    Sampling for Regret Minimization in Extensive Games", NeurIPS 2009):
+    the reach of the sampled history divided by its sampling probability.
+    """
+    if not isinstance(rng, np.random.Generator):
+      raise TypeError("rng must be a numpy.random.Generator; got "
+                      f"{type(rng).__name__}.")
+    out = np.empty(self.num_histories)
+    passes.sample_chance_outcomes(
+        self.node_player, self._children.start, self._children.members,
+        self.chance_prob, rng.random(self._num_chance_nodes), out)
+    return out
+
   # --------------------------------------------------------------- policies
   def uniform_policy(self) -> np.ndarray:
     """The uniform random behaviour strategy as a [infosets, actions] array."""
@@ -501,6 +520,10 @@ class GameTree:
   @functools.cached_property
   def _children(self) -> Groups:
     return Groups(*passes.children_lists(self.parent))
+
+  @functools.cached_property
+  def _num_chance_nodes(self) -> int:
+    return int(np.count_nonzero(self.node_player == passes.CHANCE))
 
   @functools.cached_property
   def _infoset_histories(self) -> Groups:

@@ -397,3 +397,28 @@ def utility_problem(node_player, utility):
       if not np.isfinite(u) or (u != 0.0 and not terminal):
         return h
   return -1
+
+
+@jit
+def sample_chance_outcomes(node_player, start, members, chance_prob,
+                           uniforms, out):
+  """One outcome per chance node: out holds 1 on the drawn child's edge and
+  0 on its siblings (1 on every edge out of a decision node); the k-th
+  chance node in pre-order draws with ``uniforms[k]``."""
+  out[:] = 1.0
+  k = 0
+  for h in range(node_player.shape[0]):
+    if node_player[h] != CHANCE:
+      continue
+    first, stop = start[h], start[h + 1]
+    chosen = members[stop - 1]
+    total = 0.0
+    for j in range(first, stop):
+      total += chance_prob[members[j]]
+      if uniforms[k] < total:
+        chosen = members[j]
+        break
+    for j in range(first, stop):
+      out[members[j]] = 0.0
+    out[chosen] = 1.0
+    k += 1
