@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.checks import check_bool, check_seed
+from spiel_ext.algorithms.checks import check_bool, check_seed, short_repr
 from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
@@ -201,7 +201,7 @@ class Solver:
     self.load_state_dict(state)
 
   def __repr__(self) -> str:
-    arguments = "".join(f"{name}={_short_repr(value)}, "
+    arguments = "".join(f"{name}={short_repr(value)}, "
                         for name, value in self._hyperparameters.items())
     return (f"{type(self).__name__}(game={self._tree.game_string!r}, "
             f"{arguments}iteration={self._iteration})")
@@ -211,9 +211,3 @@ class Solver:
     """Raises ValueError for games the solver cannot handle (the engine has
     already refused what it cannot compile)."""
 
-
-def _short_repr(value: Any) -> str:
-  if isinstance(value, np.ndarray):
-    return f"<array of shape {value.shape}>"
-  text = repr(value)
-  return text if len(text) <= 80 else text[:77] + "..."

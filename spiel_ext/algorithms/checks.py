@@ -73,3 +73,11 @@ def _range(low: float, high: float, low_inclusive: bool,
     return f" {'<=' if high_inclusive else '<'} {high:g}"
   return (f" in {'[' if low_inclusive else '('}{low:g}, "
           f"{high:g}{']' if high_inclusive else ')'}")
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+  """repr(value) for messages and reprs: arrays by shape, long text cut."""
+  if isinstance(value, np.ndarray):
+    return f"<array of shape {value.shape}>"
+  text = repr(value)
+  return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.checks import check_choice, check_real
+from spiel_ext.algorithms.checks import check_choice, check_real, short_repr
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
 from spiel_ext.algorithms.regret_rules import CFR_BASES, check_dcfr_parameters
 from spiel_ext.engine import GameTree, compile_game
@@ -214,16 +214,11 @@ def _callable_rows(tree: GameTree, where: Callable) -> np.ndarray:
             f"0..{tree.num_infosets - 1}")
   if rows is None or rows.ndim != 1 or (
       rows.size and rows.dtype.kind not in "iu"):
-    raise ValueError(f"{wanted}; got {_short(result)}.")
+    raise ValueError(f"{wanted}; got {short_repr(result)}.")
   bad = (rows < 0) | (rows >= tree.num_infosets)
   if bad.any():
     raise ValueError(f"{wanted}; got row {int(rows[bad][0])}.")
   return rows.astype(np.int64)
-
-
-def _short(value: Any) -> str:
-  text = repr(value)
-  return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _infoset_row(tree: GameTree, item, name: str) -> int:
