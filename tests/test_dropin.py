@@ -29,8 +29,8 @@ from spiel_ext.algorithms import cfr as our_cfr
 from spiel_ext.algorithms import discounted_cfr as our_discounted_cfr
 from spiel_ext.algorithms import fictitious_play as our_fp
 from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
-                                  DCFRSolver, GXFPSolver, LCFRSolver,
-                                  PrefCFRSolver, XFPSolver)
+                                  DCFRSolver, FirstDecisions, GXFPSolver,
+                                  LCFRSolver, PrefCFRSolver, XFPSolver)
 from spiel_ext.policy import TabularPolicy
 
 NUMBER = re.compile(r"-?\d+\.\d+(?:e-?\d+)?")
@@ -52,7 +52,8 @@ def cfr_example_main(cfr, FLAGS):  # pylint: disable=invalid-name
       print("Iteration {} exploitability {}".format(i, conv))
 
 
-def fictitious_play_example_main(fictitious_play, FLAGS):  # pylint: disable=invalid-name
+# pylint: disable-next=invalid-name
+def fictitious_play_example_main(fictitious_play, FLAGS):
   game = pyspiel.load_game(FLAGS.game, {"players": FLAGS.players})
   xfp_solver = fictitious_play.XFPSolver(game)
   for i in range(FLAGS.iterations):
@@ -234,8 +235,9 @@ def test_current_policy_is_one_object_and_average_policy_fresh(factory):
   np.testing.assert_array_equal(average.action_probability_array,
                                 average_before)
   restored = pickle.loads(pickle.dumps(solver))
-  np.testing.assert_array_equal(restored.current_policy().action_probability_array,
-                                solver.current_strategy())
+  np.testing.assert_array_equal(
+      restored.current_policy().action_probability_array,
+      solver.current_strategy())
 
 
 def test_policies_work_in_pyspiels_cpp_functions():
@@ -302,8 +304,6 @@ def test_help_documents_every_argument(solver_class):
     CFRSolver, CFRPlusSolver, DCFRSolver, LCFRSolver, PrefCFRSolver,
     XFPSolver, GXFPSolver, BUFPSolver])
 def test_docstring_examples_run(solver_class):
-  import spiel_ext.eval  # pylint: disable=g-import-not-at-top,redefined-outer-name
-  from spiel_ext.algorithms import FirstDecisions  # pylint: disable=g-import-not-at-top
   doc = inspect.getdoc(solver_class)
   example = inspect.cleandoc(doc.split("Example::", 1)[1])
   namespace = {"pyspiel": pyspiel, "spiel_ext": sys.modules["spiel_ext"],

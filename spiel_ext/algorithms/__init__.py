@@ -2,9 +2,9 @@
 
 Swap the import and nothing else::
 
-    from spiel_ext.algorithms import cfr               # CFRSolver, CFRPlusSolver, DCFRSolver
-    from spiel_ext.algorithms import discounted_cfr    # DCFRSolver, LCFRSolver
-    from spiel_ext.algorithms import fictitious_play   # XFPSolver (GXFP, BUFP too)
+    from spiel_ext.algorithms import cfr              # CFR, CFR+, DCFR
+    from spiel_ext.algorithms import discounted_cfr   # DCFR, LCFR
+    from spiel_ext.algorithms import fictitious_play  # XFP (GXFP, BUFP)
 
 or import the classes from here. The numba kernels compile on first use
 (about 20 s once; the compiled code is cached on disk).

@@ -197,7 +197,8 @@ class Solver:
   def __setstate__(self, pickled: dict[str, Any]) -> None:
     state = pickled["state"]
     hyperparameters = dict(state["hyperparameters"])
-    self.__init__(state["game"], **hyperparameters)  # pylint: disable=unnecessary-dunder-call
+    # pylint: disable-next=unnecessary-dunder-call
+    self.__init__(state["game"], **hyperparameters)
     self.load_state_dict(state)
 
   def __repr__(self) -> str:

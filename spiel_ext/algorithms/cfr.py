@@ -20,7 +20,8 @@
 
 Swap the import and nothing else::
 
-    from spiel_ext.algorithms import cfr   # was: from open_spiel.python.algorithms import cfr
+    # was: from open_spiel.python.algorithms import cfr
+    from spiel_ext.algorithms import cfr
     solver = cfr.CFRSolver(game)
     for _ in range(100):
       solver.evaluate_and_update_policy()
@@ -59,8 +60,8 @@ _COMMON_ARGS = """
 
 
 class CFRSolver(RegretMinimizationSolver):
-  __doc__ = f"""Vanilla CFR; matches ``open_spiel.python.algorithms.cfr.CFRSolver``
-  (and pyspiel's C++ ``CFRSolver``) iterate for iterate.
+  __doc__ = f"""Vanilla CFR; matches OpenSpiel's ``cfr.CFRSolver`` (and
+  pyspiel's C++ ``CFRSolver``) iterate for iterate.
   {_POLICIES}
   Args:
     game: a pyspiel game, a game string (``"leduc_poker"``) or a compiled
@@ -92,8 +93,8 @@ class CFRSolver(RegretMinimizationSolver):
 
 
 class CFRPlusSolver(RegretMinimizationSolver):
-  __doc__ = f"""CFR+; matches ``open_spiel.python.algorithms.cfr.CFRPlusSolver``
-  (and pyspiel's C++ ``CFRPlusSolver``) iterate for iterate.
+  __doc__ = f"""CFR+; matches OpenSpiel's ``cfr.CFRPlusSolver`` (and pyspiel's
+  C++ ``CFRPlusSolver``) iterate for iterate.
   {_POLICIES}
   Args:
     game: as for :class:`CFRSolver`.{_COMMON_ARGS}

@@ -208,8 +208,8 @@ class FictitiousPlaySolver(Solver):
 
 
 class XFPSolver(FictitiousPlaySolver):
-  __doc__ = f"""XFP; matches ``open_spiel.python.algorithms.fictitious_play.XFPSolver``
-  iterate for iterate (both players respond to sigma_t, then both step).
+  __doc__ = f"""XFP; matches OpenSpiel's ``fictitious_play.XFPSolver`` iterate
+  for iterate (both players respond to sigma_t, then both step).
 
   ``current_policy()`` returns sigma_t as the same TabularPolicy on every
   call, updated in place; ``average_policy()`` returns it as a fresh one.

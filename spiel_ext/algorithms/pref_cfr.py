@@ -49,7 +49,8 @@ BASES = tuple(CFR_BASES)
 # ------------------------------------------------------------------ kernels
 @_jit
 def _fallback(delta, legal, row, out):
-  """(delta - 1) / sum(delta - 1) over legal actions; uniform if all delta = 1."""
+  """(delta - 1) / sum(delta - 1) over legal actions; uniform if every
+  delta = 1."""
   total = 0.0
   count = 0
   for a in range(delta.shape[1]):
