@@ -506,3 +506,21 @@ def test_arrays_of_a_wrong_shape_are_refused_before_the_kernels(name, call):
   with pytest.raises(ValueError, match=f"{name} must be a float array of "
                      "shape"):
     call(compile_game("kuhn_poker"))
+
+
+def test_bufp_decides_well_behind_a_probability_zero_outcome():
+  """BUFP(EF) picks the winning action at the infoset only a probability-0
+  deal reaches (action 1 wins whatever player 0 did), where the old
+  all-zero belief made it pick the lowest action; the sequential gap of a
+  policy that loses there is 2 (hand-worked: +1 vs -1 under any belief)."""
+  from spiel_ext.algorithms import BUFPSolver  # pylint: disable=g-import-not-at-top
+  from spiel_ext.eval import sequential_gap  # pylint: disable=g-import-not-at-top
+  tree = compile_game("engine_test_chance")
+  solver = BUFPSolver(tree, stepsize="ef")
+  row = tree.key_to_infoset["p1 card 1"]
+  decisions = solver.best_decisions(1)
+  np.testing.assert_array_equal(
+      decisions[row - tree.player_rows[1].start], [0.0, 1.0])
+  losing = tree.uniform_policy()
+  losing[row] = [1.0, 0.0]
+  assert sequential_gap(tree, losing).gap_of("p1 card 1") == pytest.approx(2.0)

@@ -231,10 +231,10 @@ class BeliefDecision:
     values = player_pass.cfv
     off_path = player_pass.others_reach == 0.0
     if off_path.any():
-      rows = tree.player_rows[player]
-      fallback = tree.counterfactual_values(
-          strategy, reach=tree.uniform_reach(),
-          values=tree.values(strategy))[rows]
+      # Where the others never reach I, value actions under the fallback
+      # belief (which also covers infosets behind probability-0 chance).
+      belief, _ = tree.beliefs(strategy, player)
+      fallback = tree.belief_action_values(strategy, player, belief)
       values = np.where(off_path[:, None], fallback, values)
     profile = np.empty_like(values)
     argmax_profile(values, legal, even_split, profile)

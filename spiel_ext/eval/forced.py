@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from spiel_ext.engine import GameTree, compile_game
-from spiel_ext.policy import PolicyLike, policy_to_array
+from spiel_ext.policy import PolicyLike, as_strategy
 
 
 def action_id(tree: GameTree, row: int, label: str | int) -> int:
@@ -41,13 +41,14 @@ def force_actions(game, policy: PolicyLike,
 
   Args:
     game: a game, game string or compiled tree.
-    policy: any policy :func:`spiel_ext.policy.policy_to_array` accepts.
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
     rows: infoset rows, or a callable tree -> rows such as
       ``FirstDecisions(player=0)``.
     action: the forced action.
   """
   tree = compile_game(game)
-  strategy = policy_to_array(tree, policy)
+  strategy = np.array(as_strategy(tree, policy), dtype=np.float64)
   selected = list(rows(tree) if callable(rows) else rows)
   if not selected:
     raise ValueError("rows selects no infoset to force.")
