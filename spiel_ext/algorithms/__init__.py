@@ -15,13 +15,14 @@ from spiel_ext.algorithms.cfr import (CFRPlusSolver, CFRSolver, DCFRSolver,
 from spiel_ext.algorithms.fictitious_play import (BUFPSolver,
                                                   FictitiousPlaySolver,
                                                   GXFPSolver, XFPSolver)
+from spiel_ext.algorithms.mccfr import ChanceSampledCFRSolver
 from spiel_ext.algorithms.pref_cfr import (FirstDecisions, PrefCFRSolver,
                                            preference_degrees,
                                            vulnerability_degrees)
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
 
 __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
-           "PrefCFRSolver",
+           "ChanceSampledCFRSolver", "PrefCFRSolver",
            "XFPSolver", "GXFPSolver", "BUFPSolver", "FictitiousPlaySolver",
            "FirstDecisions", "RegretMinimizationSolver", "preference_degrees",
            "vulnerability_degrees"]

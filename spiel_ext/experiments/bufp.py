@@ -154,7 +154,7 @@ BUFP_CONVERGENCE = Experiment(
 RLCARD_LEDUC_5 = ("spiel_ext_leduc(blinds=1 2,fold_always=true,"
                   "round2_first=after_last,ranks=5)")
 BIG_BLIND = 2.0
-_TABLE_ALGORITHMS = ("CFR", "BUFP(EF)", "BUFP(X)")
+_TABLE_ALGORITHMS = ("CFR", "BUFP(EF)", "BUFP(X)", "CS-CFR")
 # The paper's exploitabilities after 100,000 iterations (mb/h), at which
 # the matched-exploitability snapshots are taken.
 PAPER_EXPLOITABILITY_MBH = {"CFR": 5.15, "BUFP(EF)": 5.33, "BUFP(X)": 3.16}

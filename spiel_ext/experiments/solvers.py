@@ -54,6 +54,9 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
                            "strategy (OpenSpiel's start)", seeded=False),
     "CFR+": _ours("CFRPlusSolver", "CFR+, random initial regrets",
                   random_init=True),
+    "CS-CFR": _ours("ChanceSampledCFRSolver", "chance-sampled CFR as "
+                    "RLCard's CFR agent (uniform start; the seed drives the "
+                    "chance draws)"),
     "XFP": _ours("XFPSolver", "XFP, random initial strategy",
                  initial_policy="random"),
     "GXFP": _ours("GXFPSolver", "GXFP, random initial strategy",
