@@ -36,7 +36,9 @@ flags.DEFINE_integer("seeds", None, "Override: random starts per algorithm.",
 flags.DEFINE_integer("eval_every", None,
                      "Override: evaluate every N iterations (default: about "
                      "8 log-spaced points per decade).", lower_bound=1)
-flags.DEFINE_list("games", None, "Override: game strings.")
+flags.DEFINE_multi_string("games", None, "Override: a game string; repeat "
+                          "the flag for several games (game strings contain "
+                          "commas).")
 flags.DEFINE_list("algorithms", None, "Override: algorithm labels.")
 flags.DEFINE_string("output_dir", "results",
                     "Folder for results, figures and tables.")

@@ -226,9 +226,11 @@ def head_to_head_frame(cells, order) -> pd.DataFrame:
       line[f"{column} P2"] = f"{values.mean():.2f} ± {values.std():.2f}"
     line["P1 average"] = f"{np.mean([cells[row, c].mean() for c in paper]):.2f}"
     table.append(line)
+  average = {"": "P2 average"}
   for column in names:
     average[f"{column} P2"] = (
         f"{np.mean([cells[r, column].mean() for r in paper]):.2f}")
+  average["P1 average"] = ""
   table.append(average)
   return pd.DataFrame(table)[list(table[0])]
 
