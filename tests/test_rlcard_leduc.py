@@ -112,6 +112,20 @@ def _play(hands, public, current, chips, path, deck, check_node):
       yield from _play(hands, public, rnd, stake, step, deck, check_node)
 
 
+def _replay(game, path):
+  """Our game's state after the independent implementation's path."""
+  state = game.new_initial_state()
+  for kind, value in path:
+    if kind == "deal":
+      for card in value:
+        state.apply_action(card)
+    elif kind == "public":
+      state.apply_action(value)
+    else:
+      state.apply_action(_IDS[value])
+  return state
+
+
 @pytest.mark.parametrize("ranks", [3, 5])
 def test_every_node_matches_the_independent_rules(ranks):
   game = pyspiel.load_game(RLCARD_5.replace("ranks=5", f"ranks={ranks}"))
@@ -124,27 +138,11 @@ def test_every_node_matches_the_independent_rules(ranks):
   terminals = 0
   for path, won in _walk(deck, record):
     terminals += 1
-    state = game.new_initial_state()
-    for kind, value in path:
-      if kind == "deal":
-        for card in value:
-          state.apply_action(card)
-      elif kind == "public":
-        state.apply_action(value)
-      else:
-        state.apply_action(_IDS[value])
+    state = _replay(game, path)
     assert state.is_terminal(), path
     assert state.returns()[0] == pytest.approx(won), path
   for path, (seat, legal) in decisions.values():
-    state = game.new_initial_state()
-    for kind, value in path:
-      if kind == "deal":
-        for card in value:
-          state.apply_action(card)
-      elif kind == "public":
-        state.apply_action(value)
-      else:
-        state.apply_action(_IDS[value])
+    state = _replay(game, path)
     assert state.current_player() == seat, path
     assert state.legal_actions() == legal, path
   # The same number of terminal histories as our compiled tree.

@@ -59,7 +59,27 @@ _COMMON_ARGS = """
 """
 
 
-class CFRSolver(RegretMinimizationSolver):
+class _FixedRulesSolver(RegretMinimizationSolver):
+  """A CFR_BASES entry with fixed parameters and regret matching; the
+  subclass names the entry in ``_BASE = (name, parameters)``."""
+
+  _BASE: tuple[str, tuple[float, ...]] = ("cfr", ())
+
+  def __init__(self, game: pyspiel.Game | str | GameTree, *,
+               alternating_updates: bool = True, random_init: bool = False,
+               seed: int | None = 0):
+    name, parameters = self._BASE
+    regret_rule, averaging = CFR_BASES[name](*parameters)
+    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
+                     strategy_rule=RegretMatching(),
+                     alternating_updates=alternating_updates,
+                     random_init=random_init, seed=seed,
+                     hyperparameters=dict(
+                         alternating_updates=alternating_updates,
+                         random_init=random_init))
+
+
+class CFRSolver(_FixedRulesSolver):
   __doc__ = f"""Vanilla CFR; matches OpenSpiel's ``cfr.CFRSolver`` (and
   pyspiel's C++ ``CFRSolver``) iterate for iterate.
   {_POLICIES}
@@ -79,20 +99,10 @@ class CFRSolver(RegretMinimizationSolver):
     spiel_ext.eval.nash_conv(solver.game, solver.average_policy())  # ~2e-3
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0):
-    regret_rule, averaging = CFR_BASES["cfr"]()
-    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=RegretMatching(),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
-                         alternating_updates=alternating_updates,
-                         random_init=random_init))
+  _BASE = ("cfr", ())
 
 
-class CFRPlusSolver(RegretMinimizationSolver):
+class CFRPlusSolver(_FixedRulesSolver):
   __doc__ = f"""CFR+; matches OpenSpiel's ``cfr.CFRPlusSolver`` (and pyspiel's
   C++ ``CFRPlusSolver``) iterate for iterate.
   {_POLICIES}
@@ -108,17 +118,7 @@ class CFRPlusSolver(RegretMinimizationSolver):
       solver.evaluate_and_update_policy()
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0):
-    regret_rule, averaging = CFR_BASES["cfr+"]()
-    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=RegretMatching(),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
-                         alternating_updates=alternating_updates,
-                         random_init=random_init))
+  _BASE = ("cfr+", ())
 
 
 class DCFRSolver(RegretMinimizationSolver):
@@ -170,7 +170,7 @@ class DCFRSolver(RegretMinimizationSolver):
                          random_init=random_init))
 
 
-class LCFRSolver(RegretMinimizationSolver):
+class LCFRSolver(_FixedRulesSolver):
   __doc__ = f"""Linear CFR; matches
   ``open_spiel.python.algorithms.discounted_cfr.LCFRSolver`` iterate for
   iterate: DCFR with alpha = beta = gamma = 1, so iteration t's regrets and
@@ -188,14 +188,4 @@ class LCFRSolver(RegretMinimizationSolver):
       solver.evaluate_and_update_policy()
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0):
-    regret_rule, averaging = CFR_BASES["dcfr"](1.0, 1.0, 1.0)
-    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=RegretMatching(),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
-                         alternating_updates=alternating_updates,
-                         random_init=random_init))
+  _BASE = ("dcfr", (1.0, 1.0, 1.0))
