@@ -273,7 +273,10 @@ def summarize_tables(frame: pd.DataFrame, settings: Settings,
   figures = line_figure(
       frame, "exploitability", folder / "figures" / "exploitability",
       line_order=[a for a in _TABLE_ALGORITHMS if a in settings.algorithms],
-      title="Exploitability (NashConv / 2) on RLCard 5-rank Leduc")
+      title="Exploitability (NashConv / 2) on RLCard 5-rank Leduc",
+      reference={f"paper, {name} after 100,000 it. ({value} mb/h)":
+                 chips_from_mbh(value)
+                 for name, value in PAPER_EXPLOITABILITY_MBH.items()})
   tables = []
   for snapshot, label in (("final", f"after {settings.iterations} "
                            "iterations"),

@@ -75,9 +75,9 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
       if seeds > 1:
         axis.fill_between(stats.index, stats["low"], stats["high"],
                           color=color, alpha=0.2, linewidth=0)
-    for label, value in (reference or {}).items():
-      axis.axhline(value, color="black", linestyle="--", linewidth=0.8,
-                   label=label)
+    for number, (label, value) in enumerate((reference or {}).items()):
+      axis.axhline(value, color="black", linewidth=0.8, label=label,
+                   linestyle=("--", ":", "-.")[number % 3])
     if log_x:
       axis.set_xscale("log")
     if log_y and (subset["value"] > 0).all():
