@@ -221,7 +221,11 @@ def stored_settings(folder: Path) -> Settings | None:
 def write_reproduction_report(experiments: dict[str, Experiment],
                               output_dir: str | Path,
                               path: str | Path) -> Path:
-  """docs/reproduction.md from every experiment's results in ``output_dir``."""
+  """The reproduction report from every experiment's results in
+  ``output_dir``; the figures and markdown tables it cites are copied next
+  to it (``<report>_files/``) so the report stands on its own."""
+  path = Path(path)
+  files = path.parent / f"{path.stem}_files"
   sections = {}
   for name, experiment in experiments.items():
     if experiment.claims is None:
@@ -232,14 +236,21 @@ def write_reproduction_report(experiments: dict[str, Experiment],
       sections[name] = {"scale": "no", "claims": []}
       continue
     frame = pd.read_parquet(folder / "results.parquet")
-    outputs = sorted(str(p.relative_to(Path(output_dir)))
-                     for p in folder.glob("*/*.png")) + sorted(
-                         str(p.relative_to(Path(output_dir)))
-                         for p in folder.glob("tables/*.md"))
-    sections[name] = {"scale": settings.scale,
-                      "claims": experiment.claims(frame, settings, folder),
+    outputs = []
+    for source in sorted(folder.glob("figures/*.png")) + sorted(
+        folder.glob("tables/*.md")):
+      relative = source.relative_to(Path(output_dir))
+      target = files / relative
+      target.parent.mkdir(parents=True, exist_ok=True)
+      shutil.copyfile(source, target)
+      outputs.append(str(target.relative_to(path.parent)))
+    claims = [dataclasses.replace(
+        claim, evidence=f"{files.name}/{claim.evidence}")
+              for claim in experiment.claims(frame, settings, folder)]
+    sections[name] = {"scale": settings.scale, "claims": claims,
                       "outputs": outputs}
   return write_report(path, sections, preamble=(
-      f"Results read from `{output_dir}`. Verdicts compare the paper's "
-      "statement with our numbers at the scale shown; quick-scale runs use "
-      "fewer iterations and seeds than the papers."))
+      "Verdicts compare each paper statement with our numbers at the scale "
+      "shown; quick-scale runs use fewer iterations and seeds than the "
+      "papers. Evidence links point to copies of the figures and tables "
+      "next to this report."))

@@ -70,12 +70,16 @@ def write_report(path: str | Path, sections: dict[str, dict],
     for claim in claims:
       lines.append("| " + " | ".join(_cell(field) for field in (
           claim.paper, claim.claim, claim.paper_value, claim.ours,
-          f"**{claim.verdict}**", claim.evidence, f"`{claim.command}`"))
+          f"**{claim.verdict}**", f"[{Path(claim.evidence).name}]"
+          f"({claim.evidence})", f"`{claim.command}`"))
                    + " |")
     lines.append("")
     outputs = section.get("outputs") or []
     if outputs:
-      lines += ["Files: " + ", ".join(f"`{p}`" for p in outputs), ""]
+      lines += ["Files: " + ", ".join(f"[{Path(p).name}]({p})"
+                                      for p in outputs), ""]
+      lines += [f"![{Path(p).stem}]({p})" for p in outputs
+                if p.endswith(".png")] + [""]
   path = Path(path)
   path.parent.mkdir(parents=True, exist_ok=True)
   path.write_text("\n".join(lines))
