@@ -29,11 +29,17 @@ def sequential_gap_max(game: str, policy: Any) -> float:
   return se.sequential_gap(game, policy).max
 
 
+def kuhn_alpha(game: str, policy: Any) -> float:
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return se.kuhn_alpha(game, policy)
+
+
 METRICS: dict[str, Callable[[str, Any], float]] = {
     "nash_conv": nash_conv,
     "exploitability": exploitability,
     "sequential_gap_mean": sequential_gap_mean,
     "sequential_gap_max": sequential_gap_max,
+    "kuhn_alpha": kuhn_alpha,
 }
 
 
