@@ -174,3 +174,15 @@ def test_killed_run_resumes_to_the_uninterrupted_rows(tmp_path):
       columns="wall_time")
   assert not resumed.duplicated().any()
   pd.testing.assert_frame_equal(clean, resumed)
+
+
+def test_pref_cfr_kuhn_alpha_writes_the_distribution_of_alpha(tmp_path):
+  _run("--experiment=pref_cfr_kuhn_alpha", f"--output_dir={tmp_path}",
+       "--iterations=40", "--seeds=3")
+  folder = tmp_path / "pref_cfr_kuhn_alpha"
+  for name in ["figures/alpha.png", "figures/nash_conv.png",
+               "figures/final_alpha_histogram.png", "tables/final_alpha.md"]:
+    assert (folder / name).exists(), name
+  frame = load_results(folder)
+  alphas = frame[(frame.metric == "kuhn_alpha") & (frame.iteration == 40)]
+  assert len(alphas) == 3 and alphas.value.between(0, 1).all()

@@ -23,7 +23,22 @@ METRIC_LABELS = {
     "exploitability": "exploitability (NashConv / players)",
     "sequential_gap_mean": "perfect-Bayesian gap (mean over infosets)",
     "sequential_gap_max": "perfect-Bayesian gap (max over infosets)",
+    "kuhn_alpha": "alpha = P(Bet | Jack, first decision)",
 }
+
+
+def save_figure(figure, path: str | Path) -> list[Path]:
+  """Writes ``figure`` as PNG and PDF next to each other; closes it."""
+  figure.tight_layout()
+  path = Path(path)
+  path.parent.mkdir(parents=True, exist_ok=True)
+  written = []
+  for suffix in (".png", ".pdf"):
+    target = path.with_suffix(suffix)
+    figure.savefig(target, dpi=150)
+    written.append(target)
+  plt.close(figure)
+  return written
 
 
 def band(frame: pd.DataFrame, x: str = "iteration",
@@ -90,14 +105,25 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
     axis.legend(fontsize=8)
   figure.suptitle(title or f"{METRIC_LABELS.get(metric, metric)} "
                   "(mean, 90% band over seeds)", fontsize=11)
-  figure.tight_layout()
-  path = Path(path)
-  path.parent.mkdir(parents=True, exist_ok=True)
-  written = []
-  for suffix in (".png", ".pdf"):
-    target = path.with_suffix(suffix)
-    figure.savefig(target, dpi=150)
-    written.append(target)
-  plt.close(figure)
-  return written
+  return save_figure(figure, path)
 
+
+
+def histogram_figure(values, path: str | Path, *, xlabel: str, title: str,
+                     bins: int = 20, reference: dict[str, float] | None = None,
+                     value_range: tuple[float, float] | None = None
+                     ) -> list[Path]:
+  """A histogram of ``values`` with optional vertical reference lines;
+  PNG and PDF. Returns the files written."""
+  figure, axis = plt.subplots(figsize=(6.4, 4.2))
+  axis.hist(list(values), bins=bins, range=value_range, color="#4c72b0",
+            edgecolor="white")
+  for number, (label, value) in enumerate((reference or {}).items()):
+    axis.axvline(value, color="black", linewidth=1.0, label=label,
+                 linestyle=("--", ":", "-.")[number % 3])
+  axis.set_xlabel(xlabel)
+  axis.set_ylabel("runs")
+  axis.set_title(title, fontsize=11)
+  if reference:
+    axis.legend(fontsize=8)
+  return save_figure(figure, path)
