@@ -186,3 +186,14 @@ def test_pref_cfr_kuhn_alpha_writes_the_distribution_of_alpha(tmp_path):
   frame = load_results(folder)
   alphas = frame[(frame.metric == "kuhn_alpha") & (frame.iteration == 40)]
   assert len(alphas) == 3 and alphas.value.between(0, 1).all()
+
+
+def test_pref_cfr_kuhn_settings_runs_every_setting(tmp_path):
+  _run("--experiment=pref_cfr_kuhn_settings", f"--output_dir={tmp_path}",
+       "--iterations=30", "--seeds=2")
+  folder = tmp_path / "pref_cfr_kuhn_settings"
+  frame = load_results(folder)
+  assert frame.algorithm.nunique() == 7
+  assert (folder / "figures" / "alpha.png").exists()
+  table = (folder / "tables" / "final_values.md").read_text()
+  assert "Pref-CFR(RM) Pass x5" in table

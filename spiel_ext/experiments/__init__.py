@@ -5,7 +5,8 @@ Each is a short declaration (:class:`spec.Experiment`) in its own module;
 """
 
 from spiel_ext.experiments.bufp import BUFP_CONVERGENCE, BUFP_TABLES
-from spiel_ext.experiments.pref_cfr import PREF_CFR_KUHN_ALPHA
+from spiel_ext.experiments.pref_cfr import (
+    PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT)
 from spiel_ext.experiments.quickstart import QUICKSTART
 from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
                                         Settings, run_experiment, settings_for,
@@ -13,7 +14,8 @@ from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
 
 EXPERIMENTS: dict[str, Experiment] = {
     experiment.name: experiment for experiment in [QUICKSTART, BUFP_CONVERGENCE,
-                                       BUFP_TABLES, PREF_CFR_KUHN_ALPHA]
+                                       BUFP_TABLES, PREF_CFR_KUHN_ALPHA,
+                                       PREF_CFR_KUHN_SETTINGS_EXPERIMENT]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",

@@ -10,6 +10,11 @@ arXiv:2411.01217.
   family) vs iterations, mean and 90% band over the runs, and the
   distribution of the final alpha. The paper states that every run ends
   near alpha = 0.2; the report says what the runs show.
+- ``pref_cfr_kuhn_settings``: Figure 4. The six Pref-CFR settings of
+  section 5.1 (BR delta(Bet) = 10 and 5, RM delta(Bet) = 5, RM delta(Pass)
+  = 5, BR delta(Pass) = 5 and 10 at player 1's first decisions) from random
+  starts, with plain CFR as the reference: NashConv and alpha vs
+  iterations.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from spiel_ext.experiments.solvers import PREF_CFR_KUHN_SETTINGS
 from spiel_ext.experiments.spec import (Experiment, Scale, Settings,
                                         command_for)
 from spiel_ext.results.figures import histogram_figure, line_figure
@@ -35,6 +41,14 @@ def final_alphas(frame: pd.DataFrame) -> pd.Series:
   last = alpha[alpha.iteration == alpha.groupby("seed")["iteration"]
                .transform("max")]
   return last.set_index("seed")["value"]
+
+
+def final_means(frame: pd.DataFrame) -> pd.DataFrame:
+  """[algorithm] x metric: the mean over runs at the last iteration."""
+  last = frame[frame.iteration == frame.groupby(
+      ["algorithm", "metric"])["iteration"].transform("max")]
+  return last.pivot_table(index="algorithm", columns="metric",
+                          values="value", aggfunc="mean")
 
 
 def summarize_alpha(frame: pd.DataFrame, settings: Settings,
@@ -93,3 +107,81 @@ PREF_CFR_KUHN_ALPHA = Experiment(
     summarize=summarize_alpha,
     cost="quick: about 20 s; paper: a few minutes",
     claims=alpha_claims)
+
+
+_SETTINGS = ("CFR",) + tuple(PREF_CFR_KUHN_SETTINGS)
+
+
+def summarize_settings(frame: pd.DataFrame, settings: Settings,
+                       folder: Path) -> tuple[list[Path], list[Path]]:
+  order = [name for name in _SETTINGS if name in settings.algorithms]
+  figures = line_figure(frame, "nash_conv", folder / "figures" / "nash_conv",
+                        line_order=order, title="Pref-CFR settings on Kuhn: "
+                        "NashConv (Pref-CFR paper, Fig. 4)")
+  figures += line_figure(frame, "kuhn_alpha", folder / "figures" / "alpha",
+                         line_order=order, log_y=False,
+                         title="Pref-CFR settings on Kuhn: alpha (Fig. 4)")
+  table = final_means(frame).reindex(order).reset_index()
+  tables = write_table(table, folder / "tables" / "final_values",
+                       caption="Final NashConv and alpha, mean over runs")
+  return figures, tables
+
+
+def settings_claims(frame: pd.DataFrame, settings: Settings,
+                    folder: Path) -> list[Claim]:
+  """Section 5.1: preferences move alpha both ways at CFR-like
+  convergence; RM moves it less than BR."""
+  del folder
+  final = final_means(frame)
+  command = command_for(settings)
+  evidence = "pref_cfr_kuhn_settings/tables/final_values.md"
+  cfr_alpha, cfr_conv = final.loc["CFR", "kuhn_alpha"], final.loc[
+      "CFR", "nash_conv"]
+  bet = [n for n in final.index if "Bet" in n]
+  passive = [n for n in final.index if "Pass" in n]
+  up = all(final.loc[n, "kuhn_alpha"] > cfr_alpha for n in bet)
+  down = all(final.loc[n, "kuhn_alpha"] < cfr_alpha for n in passive)
+  alphas = ", ".join(f"{n} {final.loc[n, 'kuhn_alpha']:.3f}"
+                     for n in final.index)
+  worst = max(final.loc[n, "nash_conv"] for n in bet + passive)
+  claims = [
+      Claim(_PAPER, "delta(Bet) raises alpha and delta(Pass) lowers it "
+            "(Fig. 4)", "qualitative (Fig. 4)",
+            f"final alpha: {alphas}",
+            "holds" if up and down else "holds partly" if up or down
+            else "does not hold", evidence, command),
+      Claim(_PAPER, "Pref-CFR converges like CFR (NashConv, Fig. 4)",
+            "qualitative (Fig. 4)",
+            f"final NashConv: CFR {cfr_conv:.2g}, worst Pref-CFR setting "
+            f"{worst:.2g}", "holds" if worst <= 3 * cfr_conv + 1e-3
+            else "does not hold", evidence, command)]
+  pairs = [("Pref-CFR(RM) Bet x5", "Pref-CFR(BR) Bet x5"),
+           ("Pref-CFR(RM) Pass x5", "Pref-CFR(BR) Pass x5")]
+  if all(name in final.index for pair in pairs for name in pair):
+    weaker = [abs(final.loc[rm, "kuhn_alpha"] - cfr_alpha) <
+              abs(final.loc[br, "kuhn_alpha"] - cfr_alpha)
+              for rm, br in pairs]
+    claims.append(Claim(
+        _PAPER, "Pref-CFR(RM) shifts alpha less than Pref-CFR(BR) at the "
+        "same delta (section 5.1)", "qualitative",
+        "shift from CFR's alpha, RM vs BR at delta 5: " + "; ".join(
+            f"{action} {abs(final.loc[rm, 'kuhn_alpha'] - cfr_alpha):.3f} "
+            f"vs {abs(final.loc[br, 'kuhn_alpha'] - cfr_alpha):.3f}"
+            for (rm, br), action in zip(pairs, ("Bet", "Pass"))),
+        "holds" if all(weaker) else "holds partly" if any(weaker)
+        else "does not hold", evidence, command))
+  return claims
+
+
+PREF_CFR_KUHN_SETTINGS_EXPERIMENT = Experiment(
+    name="pref_cfr_kuhn_settings",
+    description="Pref-CFR Fig. 4: six preference settings at player 1's "
+                "first decisions on Kuhn vs CFR, NashConv and alpha",
+    quick=Scale(iterations=2000, seeds=8, games=("kuhn_poker",),
+                algorithms=_SETTINGS),
+    paper=Scale(iterations=10_000, seeds=30, games=("kuhn_poker",),
+                algorithms=_SETTINGS),
+    metrics=("nash_conv", "kuhn_alpha"),
+    summarize=summarize_settings,
+    cost="quick: about 30 s; paper: a few minutes",
+    claims=settings_claims)

@@ -31,6 +31,17 @@ def build_openspiel_cfr(game: str, seed: int = 0):
   return cfr.CFRSolver(load_game(game))
 
 
+def build_first_decision_pref_cfr(game: str, seed: int = 0, *, action: str,
+                                  degree: float, variant: str,
+                                  random_init: bool = True):
+  """Pref-CFR with preference degree ``degree`` on ``action`` at player 1's
+  (seat 0's) first decisions, as in the Pref-CFR paper's section 5.1."""
+  from spiel_ext.algorithms import FirstDecisions, PrefCFRSolver  # pylint: disable=g-import-not-at-top
+  return PrefCFRSolver(game, preference={action: degree},
+                       where=FirstDecisions(player=0), variant=variant,
+                       random_init=random_init, seed=seed)
+
+
 @dataclasses.dataclass(frozen=True)
 class AlgorithmEntry:
   """A runnable algorithm: its factory and fixed hyperparameters."""
@@ -46,6 +57,24 @@ def _ours(solver: str, description: str, seeded: bool = True,
                         tuple(sorted(hyperparameters.items())), description,
                         seeded)
 
+
+def _first_decision_preference(variant: str, action: str,
+                               degree: float) -> AlgorithmEntry:
+  return AlgorithmEntry(
+      functools.partial(build_first_decision_pref_cfr, action=action,
+                        degree=degree, variant=variant),
+      (("action", action), ("degree", degree), ("variant", variant)),
+      f"Pref-CFR({variant.upper()}), delta({action}) = {degree:g} at player "
+      "1's first decisions, random initial regrets")
+
+
+PREF_CFR_KUHN_SETTINGS = {
+    f"Pref-CFR({variant.upper()}) {action} x{degree:g}":
+        _first_decision_preference(variant, action, degree)
+    for variant, action, degree in [("br", "Bet", 10.0), ("br", "Bet", 5.0),
+                                    ("rm", "Bet", 5.0), ("rm", "Pass", 5.0),
+                                    ("br", "Pass", 5.0), ("br", "Pass", 10.0)]
+}
 
 ALGORITHMS: dict[str, AlgorithmEntry] = {
     "CFR": _ours("CFRSolver", "vanilla CFR, random initial regrets",
@@ -68,6 +97,7 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
     "OpenSpiel CFR (Python)": AlgorithmEntry(
         build_openspiel_cfr, (), "OpenSpiel's cfr.CFRSolver, uniform start",
         seeded=False),
+    **PREF_CFR_KUHN_SETTINGS,
 }
 
 
