@@ -153,8 +153,11 @@ def settings_claims(frame: pd.DataFrame, settings: Settings,
       Claim(_PAPER, "Pref-CFR converges like CFR (NashConv, Fig. 4)",
             "qualitative (Fig. 4)",
             f"final NashConv: CFR {cfr_conv:.2g}, worst Pref-CFR setting "
-            f"{worst:.2g}", "holds" if worst <= 3 * cfr_conv + 1e-3
-            else "does not hold", evidence, command)]
+            f"{worst:.2g} (holds: within 3x CFR's; holds partly: every "
+            "setting below 0.01, converged but slower)",
+            "holds" if worst <= 3 * cfr_conv + 1e-3 else
+            "holds partly" if worst <= 0.01 else "does not hold", evidence,
+            command)]
   pairs = [("Pref-CFR(RM) Bet x5", "Pref-CFR(BR) Bet x5"),
            ("Pref-CFR(RM) Pass x5", "Pref-CFR(BR) Pass x5")]
   if all(name in final.index for pair in pairs for name in pair):
