@@ -20,7 +20,7 @@ import numpy as np
 from spiel_ext.results.store import Row, canonical_json
 
 SolverFactory = Callable[..., Any]
-Metric = Callable[[Any, Any], float]
+Metric = Callable[[Any, Any], "float | dict[str, float]"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,6 +99,22 @@ def _strategy_array(policy: Any) -> np.ndarray:
   return np.array(policy.action_probability_array, dtype=np.float64)
 
 
+def measure(unit: WorkUnit, metrics: dict[str, Metric],
+            policy: Any) -> dict[str, float]:
+  """Every metric the unit asks for, each computed once: a metric function
+  may return a dict holding several metrics it computes together."""
+  measured: dict[str, float] = {}
+  for name in unit.metrics:
+    if name in measured:
+      continue
+    value = metrics[name](unit.game, policy)
+    if isinstance(value, dict):
+      measured.update({key: float(item) for key, item in value.items()})
+    else:
+      measured[name] = float(value)
+  return measured
+
+
 def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
             make_solver: SolverFactory, metrics: dict[str, Metric],
             sink: Sink) -> Checkpoint:
@@ -123,13 +139,12 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
     last = iteration == unit.iterations
     if iteration in eval_points or last:
       policy = solver.average_policy()
-      measured = {name: float(metrics[name](unit.game, policy))
-                  for name in unit.metrics}
+      measured = measure(unit, metrics, policy)
       if iteration in eval_points:
         sink.rows([Row(unit.experiment, unit.game, unit.algorithm,
                        unit.hyperparameter_json, unit.seed, iteration, None,
-                       seconds, name, value)
-                   for name, value in measured.items()])
+                       seconds, name, measured[name])
+                   for name in unit.metrics])
       for name, metric, threshold in unit.snapshots:
         if name not in taken and measured.get(metric, np.inf) <= threshold:
           sink.snapshot(name, iteration, _strategy_array(policy))
