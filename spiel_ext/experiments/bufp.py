@@ -17,10 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from spiel_ext.executors import unit_store
-
 from spiel_ext.experiments.spec import (Experiment, Scale, Settings,
-                                        build_jobs, command_for)
+                                        command_for, load_snapshots)
 from spiel_ext.results.figures import line_figure
 from spiel_ext.results.labels import game_label
 from spiel_ext.results.report import Claim, verdict_from
@@ -177,18 +175,6 @@ def mbh(chips: float) -> float:
 
 def chips_from_mbh(value: float) -> float:
   return value * BIG_BLIND / 1000.0
-
-
-def load_snapshots(settings: Settings, folder: Path,
-                   name: str) -> dict[str, list[np.ndarray]]:
-  """{algorithm: [strategy of each seed]} for the snapshot ``name`` (seeds
-  that never took it are left out)."""
-  policies: dict[str, list[np.ndarray]] = {}
-  for job in build_jobs(settings):
-    snapshot = unit_store(folder, job.unit).load_snapshot(name)
-    if snapshot is not None:
-      policies.setdefault(job.unit.algorithm, []).append(snapshot[1])
-  return policies
 
 
 def head_to_head_cells(game: str, policies: dict[str, list[np.ndarray]],

@@ -42,6 +42,10 @@ def build_first_decision_pref_cfr(game: str, seed: int = 0, *, action: str,
                        random_init=random_init, seed=seed)
 
 
+# Schulze's perturbed game: every action keeps probability >= this.
+GXFP_EPSILON = 0.01
+
+
 @dataclasses.dataclass(frozen=True)
 class AlgorithmEntry:
   """A runnable algorithm: its factory and fixed hyperparameters."""
@@ -86,10 +90,30 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
     "CS-CFR": _ours("ChanceSampledCFRSolver", "chance-sampled CFR as "
                     "RLCard's CFR agent (uniform start; the seed drives the "
                     "chance draws)"),
+    "CFR (simultaneous)": _ours(
+        "CFRSolver", "vanilla CFR with simultaneous updates, random initial "
+        "regrets", random_init=True, alternating_updates=False),
     "XFP": _ours("XFPSolver", "XFP, random initial strategy",
                  initial_policy="random"),
+    "XFP (alternating)": _ours(
+        "XFPSolver", "XFP with alternating updates, random initial strategy",
+        initial_policy="random", alternating_updates=True),
+    f"XFP (eps={GXFP_EPSILON:g})": _ours(
+        "XFPSolver", f"XFP in the perturbed game (every action >= "
+        f"{GXFP_EPSILON:g}), random initial strategy",
+        initial_policy="random", min_action_prob=GXFP_EPSILON),
     "GXFP": _ours("GXFPSolver", "GXFP, random initial strategy",
                   initial_policy="random"),
+    "GXFP (alternating)": _ours(
+        "GXFPSolver", "GXFP with alternating updates, random initial "
+        "strategy", initial_policy="random", alternating_updates=True),
+    "GXFP (integer)": _ours(
+        "GXFPSolver", "GXFP counting best decisions in integers, random "
+        "initial strategy", initial_policy="random", integer_counting=True),
+    f"GXFP (eps={GXFP_EPSILON:g})": _ours(
+        "GXFPSolver", f"GXFP in the perturbed game (every action >= "
+        f"{GXFP_EPSILON:g}), random initial strategy",
+        initial_policy="random", min_action_prob=GXFP_EPSILON),
     "BUFP(EF)": _ours("BUFPSolver", "BUFP(EF), random initial strategy",
                       stepsize="ef", initial_policy="random"),
     "BUFP(X)": _ours("BUFPSolver", "BUFP(X), random initial strategy",

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from spiel_ext.executors import Job, WorkUnit, run_jobs
+from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
 from spiel_ext.experiments.metrics import METRICS, check_metrics
 from spiel_ext.experiments.solvers import (ALGORITHMS, check_algorithms,
                                            game_string)
@@ -161,6 +161,21 @@ def build_jobs(settings: Settings) -> list[Job]:
         jobs.append(Job(unit, entry.factory,
                         {name: METRICS[name] for name in settings.metrics}))
   return jobs
+
+
+def load_snapshots(settings: Settings, folder: Path, name: str,
+                   game: str | None = None) -> dict[str, list[np.ndarray]]:
+  """{algorithm: [strategy of each seed, in seed order]} for the snapshot
+  ``name`` of every unit (of ``game`` only, if given); units that never took
+  it are left out."""
+  policies: dict[str, list[np.ndarray]] = {}
+  for job in build_jobs(settings):
+    if game is not None and job.unit.game != game:
+      continue
+    snapshot = unit_store(folder, job.unit).load_snapshot(name)
+    if snapshot is not None:
+      policies.setdefault(job.unit.algorithm, []).append(snapshot[1])
+  return policies
 
 
 def prepare_folder(folder: Path, settings: Settings, resume: bool) -> None:
