@@ -245,6 +245,33 @@ def check_min_action_prob(tree: GameTree, value: Any) -> float:
   return number
 
 
+def mix_in(profile: np.ndarray, legal: np.ndarray,
+           min_action_prob: float) -> np.ndarray:
+  """b_eps = eps + (1 - |A| eps) b on legal actions: a strategy of the
+  eps-perturbed game (Schulze 2023, eq. 24)."""
+  if min_action_prob == 0.0:
+    return profile
+  num_actions = legal.sum(axis=1, keepdims=True)
+  return legal * min_action_prob + (1.0 - num_actions * min_action_prob) * (
+      profile)
+
+
+def remove_perturbation(strategy: np.ndarray, legal: np.ndarray,
+                        min_action_prob: float) -> np.ndarray:
+  """The inverse of :func:`mix_in`: b = (b_eps - eps) / (1 - |A| eps),
+  clipped at 0 and renormalised (a strategy outside the perturbed space
+  has entries below eps). Reads a perturbed strategy as the pure or mixed
+  choice it stands for."""
+  if min_action_prob == 0.0:
+    return strategy
+  num_actions = legal.sum(axis=1, keepdims=True)
+  raw = np.clip((strategy - min_action_prob) /
+                (1.0 - num_actions * min_action_prob), 0.0, None) * legal
+  total = raw.sum(axis=1, keepdims=True)
+  return np.where(total > 0, raw / np.where(total > 0, total, 1.0),
+                  legal / np.maximum(num_actions, 1))
+
+
 def as_strategy(tree: GameTree, policy: PolicyLike,
                 name: str = "policy") -> np.ndarray:
   """Any policy :func:`policy_to_array` accepts, checked to be a strategy

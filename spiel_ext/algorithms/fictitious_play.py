@@ -39,9 +39,9 @@ from spiel_ext.algorithms.fp_rules import (BeliefDecision, BestDecision,
                                            CountingStep, DecisionRule,
                                            EmpiricalStep, FPArrays,
                                            FullBestResponse, RealizationStep,
-                                           StepRule, mix_in)
+                                           StepRule)
 from spiel_ext.engine import GameTree
-from spiel_ext.policy import (PolicyLike, as_strategy,
+from spiel_ext.policy import (PolicyLike, as_strategy, mix_in,
                               check_min_action_prob)
 
 TIE_RULES = ("lowest", "even")

@@ -48,6 +48,7 @@ import numba
 import numpy as np
 
 from spiel_ext.engine import GameTree, passes
+from spiel_ext.policy import mix_in
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -242,16 +243,6 @@ class BeliefDecision:
 
 
 # ---------------------------------------------------------------- steps
-def mix_in(profile: np.ndarray, legal: np.ndarray,
-           min_action_prob: float) -> np.ndarray:
-  """b_eps = eps + (1 - |A| eps) b on legal actions."""
-  if min_action_prob == 0.0:
-    return profile
-  num_actions = legal.sum(axis=1, keepdims=True)
-  return legal * min_action_prob + (1.0 - num_actions * min_action_prob) * (
-      profile)
-
-
 class EmpiricalStep:
   """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset."""
 

@@ -5,6 +5,8 @@ Each is a short declaration (:class:`spec.Experiment`) in its own module;
 """
 
 from spiel_ext.experiments.bufp import BUFP_CONVERGENCE, BUFP_TABLES
+from spiel_ext.experiments.gxfp import (GXFP_CONVERGENCE, GXFP_VNM_ASYMMETRIC,
+                                        GXFP_VNM_RAISE)
 from spiel_ext.experiments.pref_cfr import (
     PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT)
 from spiel_ext.experiments.quickstart import QUICKSTART
@@ -15,7 +17,9 @@ from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
 EXPERIMENTS: dict[str, Experiment] = {
     experiment.name: experiment for experiment in [QUICKSTART, BUFP_CONVERGENCE,
                                        BUFP_TABLES, PREF_CFR_KUHN_ALPHA,
-                                       PREF_CFR_KUHN_SETTINGS_EXPERIMENT]
+                                       PREF_CFR_KUHN_SETTINGS_EXPERIMENT,
+                                       GXFP_VNM_ASYMMETRIC, GXFP_VNM_RAISE,
+                                       GXFP_CONVERGENCE]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",

@@ -1,17 +1,33 @@
 """What experiments measure, by name: functions (game, policy) -> float.
 
 NashConv and exploitability (NashConv / players) are distinct names and
-never mixed.
+never mixed. ``nash_conv[eps=E]`` is the NashConv of the E-perturbed game
+(best responses restricted to strategies playing every action with
+probability >= E; Schulze 2023, eq. 24).
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Any, Callable
 
 
 def nash_conv(game: str, policy: Any) -> float:
   from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.nash_conv(game, policy)
+
+
+def perturbed_nash_conv(game: str, policy: Any, *,
+                        min_action_prob: float) -> float:
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return se.nash_conv(game, policy, min_action_prob=min_action_prob)
+
+
+def value_player_0(game: str, policy: Any) -> float:
+  """The expected payoff of player 0 (the papers' player 1)."""
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  return float(se.expected_values(game, policy)[0])
 
 
 def exploitability(game: str, policy: Any) -> float:
@@ -40,11 +56,37 @@ METRICS: dict[str, Callable[[str, Any], float | dict[str, float]]] = {
     "sequential_gap_mean": sequential_gap,
     "sequential_gap_max": sequential_gap,
     "kuhn_alpha": kuhn_alpha,
+    "value_player_0": value_player_0,
 }
+_PERTURBED = re.compile(r"nash_conv\[eps=([0-9.eE+-]+)\]$")
+
+
+def perturbed_metric_name(min_action_prob: float) -> str:
+  """The name of the eps-perturbed game's NashConv."""
+  return f"nash_conv[eps={min_action_prob:g}]"
+
+
+def metric_function(name: str) -> Callable[[str, Any], Any]:
+  """The function of a metric name (see :data:`METRICS`; also
+  ``nash_conv[eps=E]``, E in (0, 1)).
+
+  Raises:
+    ValueError: an unknown name, listing the accepted ones.
+  """
+  if name in METRICS:
+    return METRICS[name]
+  match = _PERTURBED.match(name)
+  if match:
+    try:
+      eps = float(match.group(1))
+    except ValueError:
+      eps = -1.0
+    if 0.0 < eps < 1.0:
+      return functools.partial(perturbed_nash_conv, min_action_prob=eps)
+  raise ValueError(f"unknown metric {name!r}; accepted: {sorted(METRICS)} "
+                   "and nash_conv[eps=E] with 0 < E < 1.")
 
 
 def check_metrics(names) -> None:
-  unknown = [name for name in names if name not in METRICS]
-  if unknown:
-    raise ValueError(f"unknown metric(s) {unknown}; accepted: "
-                     f"{sorted(METRICS)}.")
+  for name in names:
+    metric_function(name)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
-from spiel_ext.experiments.metrics import METRICS, check_metrics
+from spiel_ext.experiments.metrics import check_metrics, metric_function
 from spiel_ext.experiments.solvers import (ALGORITHMS, check_algorithms,
                                            game_string)
 from spiel_ext.results.report import Claim, write_report
@@ -159,7 +159,7 @@ def build_jobs(settings: Settings) -> list[Job]:
                               metric, threshold in settings.snapshots
                               if owner == algorithm))
         jobs.append(Job(unit, entry.factory,
-                        {name: METRICS[name] for name in settings.metrics}))
+                        {name: metric_function(name) for name in settings.metrics}))
   return jobs
 
 

@@ -7,8 +7,9 @@ axes where the papers use them, written as PNG and PDF.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import matplotlib
 
@@ -24,6 +25,7 @@ METRIC_LABELS = {
     "sequential_gap_mean": "perfect-Bayesian gap (mean over infosets)",
     "sequential_gap_max": "perfect-Bayesian gap (max over infosets)",
     "kuhn_alpha": "alpha = P(Bet | Jack, first decision)",
+    "value_player_0": "value of the strategy pair to player 1",
 }
 
 
@@ -50,6 +52,53 @@ def band(frame: pd.DataFrame, x: str = "iteration",
                        "seeds": grouped.count()})
 
 
+def metric_label(metric: str) -> str:
+  """The axis label of a metric name."""
+  if metric.startswith("nash_conv[eps=") and metric.endswith("]"):
+    return f"NashConv, eps = {metric[len('nash_conv[eps='):-1]} perturbed game"
+  return METRIC_LABELS.get(metric, metric)
+
+
+def draw_lines(axis, data: pd.DataFrame, metric: str, *,
+               line: str = "algorithm", x: str = "iteration",
+               log_x: bool = True, log_y: bool = True,
+               line_order: Sequence[str] | None = None,
+               dashed: Sequence[str] = (),
+               reference: dict[str, float] | None = None,
+               colors: dict[str, str] | None = None) -> None:
+  """One line per ``line`` value of ``data`` (rows of one panel): the mean
+  and 90% band of ``metric`` over seeds, on ``axis``."""
+  data = data[data.metric == metric]
+  lines = list(line_order or dict.fromkeys(data[line]))
+  cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+  for index, name in enumerate(lines):
+    series = data[data[line] == name]
+    if series.empty:
+      continue
+    stats = band(series, x)
+    color = (colors or {}).get(name, cycle[index % len(cycle)])
+    seeds = int(stats["seeds"].max())
+    style = (dict(linestyle="--", marker="o", markersize=3)
+             if name in dashed else {})
+    axis.plot(stats.index, stats["mean"], color=color,
+              label=f"{name} ({seeds} seed{'s' if seeds > 1 else ''})",
+              **style)
+    if seeds > 1:
+      axis.fill_between(stats.index, stats["low"], stats["high"],
+                        color=color, alpha=0.2, linewidth=0)
+  for number, (label, value) in enumerate((reference or {}).items()):
+    axis.axhline(value, color="black", linewidth=0.8, label=label,
+                 linestyle=("--", ":", "-.")[number % 3])
+  if log_x:
+    axis.set_xscale("log")
+  if log_y and len(data) and (data["value"] > 0).all():
+    axis.set_yscale("log")
+  axis.set_xlabel(x)
+  axis.set_ylabel(metric_label(metric))
+  axis.grid(True, which="major", alpha=0.3)
+  axis.legend(fontsize=8)
+
+
 def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
                 panel: str = "game", line: str = "algorithm",
                 x: str = "iteration", log_x: bool = True, log_y: bool = True,
@@ -71,42 +120,97 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
   panels = list(dict.fromkeys(data[panel]))
   figure, axes = plt.subplots(1, len(panels), squeeze=False,
                               figsize=(max(6.4, 4.6 * len(panels)), 4.2))
-  lines = list(line_order or dict.fromkeys(data[line]))
-  colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
   for axis, panel_value in zip(axes[0], panels):
-    subset = data[data[panel] == panel_value]
-    for index, name in enumerate(lines):
-      series = subset[subset[line] == name]
-      if series.empty:
-        continue
-      stats = band(series, x)
-      color = colors[index % len(colors)]
-      seeds = int(stats["seeds"].max())
-      style = (dict(linestyle="--", marker="o", markersize=3)
-               if name in dashed else {})
-      axis.plot(stats.index, stats["mean"], color=color,
-                label=f"{name} ({seeds} seed{'s' if seeds > 1 else ''})",
-                **style)
-      if seeds > 1:
-        axis.fill_between(stats.index, stats["low"], stats["high"],
-                          color=color, alpha=0.2, linewidth=0)
-    for number, (label, value) in enumerate((reference or {}).items()):
-      axis.axhline(value, color="black", linewidth=0.8, label=label,
-                   linestyle=("--", ":", "-.")[number % 3])
-    if log_x:
-      axis.set_xscale("log")
-    if log_y and (subset["value"] > 0).all():
-      axis.set_yscale("log")
+    draw_lines(axis, data[data[panel] == panel_value], metric, line=line,
+               x=x, log_x=log_x, log_y=log_y, line_order=line_order,
+               dashed=dashed, reference=reference)
     axis.set_title(game_label(str(panel_value)) if panel == "game"
                    else str(panel_value), fontsize=10)
-    axis.set_xlabel(x)
-    axis.set_ylabel(METRIC_LABELS.get(metric, metric))
-    axis.grid(True, which="major", alpha=0.3)
-    axis.legend(fontsize=8)
-  figure.suptitle(title or f"{METRIC_LABELS.get(metric, metric)} "
+  figure.suptitle(title or f"{metric_label(metric)} "
                   "(mean, 90% band over seeds)", fontsize=11)
   return save_figure(figure, path)
 
+
+def stacked_figure(frame: pd.DataFrame, metrics: Sequence[str],
+                   path: str | Path, *, title: str,
+                   line_order: Sequence[str] | None = None,
+                   dashed: Sequence[str] = (),
+                   log_y: Sequence[bool] | None = None,
+                   references: dict[str, dict[str, float]] | None = None
+                   ) -> list[Path]:
+  """One row per metric (the papers' top/bottom panels) and one line per
+  algorithm, for the rows of one game; mean and 90% band over seeds.
+
+  Args:
+    log_y: per metric, a log y axis (default: all).
+    references: {metric: {label: y}} horizontal reference lines.
+  """
+  missing = [m for m in metrics if frame[frame.metric == m].empty]
+  if missing:
+    raise ValueError(f"no rows with metric(s) {missing} to plot.")
+  figure, axes = plt.subplots(len(metrics), 1, squeeze=False,
+                              figsize=(7.0, 3.4 * len(metrics)))
+  colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+  names = list(line_order or dict.fromkeys(frame.algorithm))
+  palette = {name: colors[i % len(colors)] for i, name in enumerate(names)}
+  for number, (axis, metric) in enumerate(zip(axes[:, 0], metrics)):
+    draw_lines(axis, frame, metric, line_order=names, dashed=dashed,
+               log_y=True if log_y is None else log_y[number],
+               reference=(references or {}).get(metric), colors=palette)
+  figure.suptitle(title, fontsize=11)
+  return save_figure(figure, path)
+
+
+@dataclasses.dataclass
+class CurvePanel:
+  """One panel of :func:`curves_figure`.
+
+  Attributes:
+    curves: {label: (x, y, style)}, style a dict of matplotlib line options.
+    vlines: (x, label or "", style) vertical reference lines.
+  """
+  title: str
+  xlabel: str
+  ylabel: str
+  curves: dict[str, tuple[Any, Any, dict]]
+  vlines: list[tuple[float, str, dict]] = dataclasses.field(
+      default_factory=list)
+
+
+def curves_figure(panels: Sequence[Sequence[CurvePanel]], path: str | Path,
+                  *, title: str, legend_outside: bool = False) -> list[Path]:
+  """A grid of panels (rows of :class:`CurvePanel`) of plain curves, such as
+  strategies vs hand strength with the thresholds of a closed form.
+
+  Curve labels starting with "_" stay out of the legend; a curve with no
+  points is a legend-only entry (e.g. what a line style means).
+  """
+  rows, columns = len(panels), max(len(row) for row in panels)
+  width = 5.2 * columns + (3.0 if legend_outside else 0.0)
+  figure, axes = plt.subplots(rows, columns, squeeze=False,
+                              figsize=(max(width, 8.0), 3.4 * rows))
+  for row, panel_row in enumerate(panels):
+    for column in range(columns):
+      axis = axes[row, column]
+      if column >= len(panel_row):
+        axis.set_visible(False)
+        continue
+      panel = panel_row[column]
+      for label, (xs, ys, style) in panel.curves.items():
+        axis.plot(xs, ys, label=label, **style)
+      for position, label, style in panel.vlines:
+        axis.axvline(position, label=label or None,
+                     **{"color": "tab:blue", "linewidth": 0.8, **style})
+      axis.set_title(panel.title, fontsize=10)
+      axis.set_xlabel(panel.xlabel)
+      axis.set_ylabel(panel.ylabel)
+      axis.grid(True, alpha=0.3)
+      if legend_outside:
+        axis.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+      else:
+        axis.legend(fontsize=7)
+  figure.suptitle(title, fontsize=11)
+  return save_figure(figure, path)
 
 
 def histogram_figure(values, path: str | Path, *, xlabel: str, title: str,
