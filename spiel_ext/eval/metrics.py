@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import collections
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pyspiel
@@ -180,3 +180,39 @@ def head_to_head_matrix(game, policies: Mapping[str, PolicyLike],
   matrix = np.array([[head_to_head(tree, row, column, seat)
                       for column in strategies] for row in strategies])
   return names, matrix
+
+
+def profile_values(game, policies: Sequence[PolicyLike]) -> np.ndarray:
+  """Exact expected utility of every player when seat s plays policies[s].
+
+  The profile is assembled seat by seat: each seat's rows come from its own
+  policy, so any number of players can each bring a different strategy
+  (``expected_game_score.policy_value(state, policies)`` of OpenSpiel,
+  computed on the compiled tree without sampling). ``head_to_head`` is the
+  case of one policy in one seat and another in all the others.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policies: one policy per seat, in seat order (any policy form; each
+      checked to be a strategy of the game).
+
+  Returns:
+    [num_players] expected utilities, in the game's own units.
+
+  Raises:
+    ValueError: ``policies`` not a sequence of num_players strategies.
+  """
+  tree = compile_game(game)
+  is_list = isinstance(policies, Sequence) and not isinstance(
+      policies, (str, bytes))
+  if not is_list or len(policies) != tree.num_players:
+    got = (f"{type(policies).__name__} of length {len(policies)}" if is_list
+           else type(policies).__name__)
+    raise ValueError(f"policies must be a list of {tree.num_players} "
+                     f"policies, one per seat of {tree.game_string}; got "
+                     f"{got}.")
+  combined = np.empty((tree.num_infosets, tree.num_distinct_actions))
+  for seat, policy in enumerate(policies):
+    rows = tree.player_rows[seat]
+    combined[rows] = as_strategy(tree, policy, f"policies[{seat}]")[rows]
+  return tree.root_values(combined)

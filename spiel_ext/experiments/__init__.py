@@ -9,6 +9,7 @@ from spiel_ext.experiments.gxfp import (GXFP_CONVERGENCE, GXFP_VNM_ASYMMETRIC,
                                         GXFP_VNM_RAISE)
 from spiel_ext.experiments.pref_cfr import (
     PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT)
+from spiel_ext.experiments.pref_cfr_styles import PREF_CFR_STYLES
 from spiel_ext.experiments.quickstart import QUICKSTART
 from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
                                         Settings, run_experiment, settings_for,
@@ -19,7 +20,7 @@ EXPERIMENTS: dict[str, Experiment] = {
                                        BUFP_TABLES, PREF_CFR_KUHN_ALPHA,
                                        PREF_CFR_KUHN_SETTINGS_EXPERIMENT,
                                        GXFP_VNM_ASYMMETRIC, GXFP_VNM_RAISE,
-                                       GXFP_CONVERGENCE]
+                                       GXFP_CONVERGENCE, PREF_CFR_STYLES]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",

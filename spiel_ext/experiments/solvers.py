@@ -72,6 +72,121 @@ def _first_decision_preference(variant: str, action: str,
       "1's first decisions, random initial regrets")
 
 
+# ------------------------------------------------------------- play styles
+# The Pref-CFR paper's section 5.2 styles: preference degree 5 on the
+# style's actions and vulnerability 0.05 at player 1's (seat 0's) first
+# decisions, Pref-CFR(BR).
+STYLE_DEGREE = 5.0
+STYLE_VULNERABILITY = 0.05
+# The moves (action labels without OpenSpiel's "player=i move=" prefix) a
+# style prefers. "Raise" (Leduc) and "Bet" or "Bet<size>" (universal_poker,
+# fcpa's pot-size raise) are raises; "AllIn" is not preferred (see
+# spiel_ext.experiments.pref_cfr_styles for why).
+STYLES = ("normal", "aggressive", "loose-passive")
+
+
+def move_name(label: str) -> str:
+  """An action label without universal_poker's ``player=i move=`` prefix:
+  ``"player=0 move=Bet"`` -> ``"Bet"``, ``"Raise"`` -> ``"Raise"``."""
+  return label.rsplit("move=", 1)[-1]
+
+
+def is_raise(move: str) -> bool:
+  """Whether a move counts as a raise for the aggressive style: ``Raise``,
+  ``Bet`` or ``Bet<size>``; ``AllIn`` does not."""
+  return move == "Raise" or (move.startswith("Bet") and
+                             (move == "Bet" or move[3:].isdigit()))
+
+
+def style_preference(game, style: str,
+                     degree: float = STYLE_DEGREE) -> dict[str, float]:
+  """{action label: degree} for the actions ``style`` prefers at seat 0's
+  first decisions of ``game``: raises (``aggressive``; see
+  :func:`is_raise`) or ``Call`` (``loose-passive``; a check is OpenSpiel's
+  Call).
+
+  Args:
+    game: a game string, pyspiel game or compiled GameTree.
+    style: "aggressive" or "loose-passive".
+    degree: the preference degree delta >= 1 (default STYLE_DEGREE).
+
+  Raises:
+    ValueError: another style, or a game whose seat-0 first decisions offer
+      no action of the style (naming the labels they do offer).
+  """
+  from spiel_ext.algorithms import FirstDecisions  # pylint: disable=g-import-not-at-top
+  from spiel_ext.algorithms.pref_cfr import action_labels  # pylint: disable=g-import-not-at-top
+  from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
+  wanted = {"aggressive": is_raise, "loose-passive": lambda m: m == "Call"}
+  if style not in wanted:
+    raise ValueError(f"style must be one of {sorted(wanted)} for a "
+                     f"preference; got {style!r}.")
+  tree = compile_game(game)
+  labels = {}
+  for row in FirstDecisions(player=0)(tree):
+    labels.update(action_labels(tree, int(row)))
+  chosen = {label: degree for label in labels
+            if wanted[style](move_name(label))}
+  if not chosen:
+    raise ValueError(f"style {style!r}: seat 0's first decisions of "
+                     f"{tree.game_string} offer no such action; they offer "
+                     f"{sorted(labels)}.")
+  return chosen
+
+
+def build_style_solver(game: str, seed: int = 0, *, style: str,
+                       degree: float = STYLE_DEGREE,
+                       vulnerability: float = STYLE_VULNERABILITY,
+                       variant: str = "br"):
+  """A solver of the Pref-CFR paper's section 5.2 play styles.
+
+  ``normal`` is vanilla CFR; ``aggressive`` and ``loose-passive`` are
+  Pref-CFR (``variant``, default BR) with delta = ``degree`` on the style's
+  actions (see :func:`style_preference`) and beta = ``vulnerability`` at
+  seat 0's first decisions only. All start from the uniform strategy, so
+  they are deterministic and ``seed`` is unused.
+
+  Raises:
+    ValueError: an unknown style, or as :func:`style_preference` and
+      :class:`~spiel_ext.algorithms.PrefCFRSolver` (bad degrees, variant).
+  """
+  del seed
+  from spiel_ext.algorithms import (CFRSolver, FirstDecisions,  # pylint: disable=g-import-not-at-top
+                                    PrefCFRSolver)
+  from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
+  if style not in STYLES:
+    raise ValueError(f"style must be one of {list(STYLES)}; got {style!r}.")
+  tree = compile_game(game)
+  if style == "normal":
+    return CFRSolver(tree)
+  return PrefCFRSolver(tree, preference=style_preference(tree, style, degree),
+                       vulnerability=vulnerability,
+                       where=FirstDecisions(player=0), variant=variant)
+
+
+def _style(style: str, description: str) -> AlgorithmEntry:
+  hyperparameters = (("style", style),)
+  if style != "normal":
+    hyperparameters += (("degree", STYLE_DEGREE),
+                        ("vulnerability", STYLE_VULNERABILITY),
+                        ("variant", "br"))
+  return AlgorithmEntry(build_style_solver, tuple(sorted(hyperparameters)),
+                        description, seeded=False)
+
+
+STYLE_ALGORITHMS = {
+    "Normal": _style("normal", "the Pref-CFR paper's Normal style: vanilla "
+                     "CFR from the uniform strategy"),
+    "Aggressive": _style(
+        "aggressive", f"Pref-CFR(BR), delta(raises) = {STYLE_DEGREE:g}, beta "
+        f"= {STYLE_VULNERABILITY:g} at player 1's first decisions, uniform "
+        "start"),
+    "Loose-passive": _style(
+        "loose-passive", f"Pref-CFR(BR), delta(Call) = {STYLE_DEGREE:g}, beta "
+        f"= {STYLE_VULNERABILITY:g} at player 1's first decisions, uniform "
+        "start"),
+}
+
 PREF_CFR_KUHN_SETTINGS = {
     f"Pref-CFR({variant.upper()}) {action} x{degree:g}":
         _first_decision_preference(variant, action, degree)
@@ -122,6 +237,7 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
         build_openspiel_cfr, (), "OpenSpiel's cfr.CFRSolver, uniform start",
         seeded=False),
     **PREF_CFR_KUHN_SETTINGS,
+    **STYLE_ALGORITHMS,
 }
 
 
