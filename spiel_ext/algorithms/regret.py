@@ -75,6 +75,7 @@ class RegretMinimizationSolver(Solver):
     self.cumulative_regret = np.zeros(shape)
     self.cumulative_policy = np.zeros(shape)
     self._current = tree.uniform_policy()
+    self._model: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
     if random_init:
       self.cumulative_regret[...] = self._rng.random(shape) * self._legal
       self.cumulative_policy[...] = self._rng.random(shape) * self._legal
@@ -82,8 +83,19 @@ class RegretMinimizationSolver(Solver):
         self._update_strategy(rows, 1)
 
   # ------------------------------------------------------- player updates
+  def set_model(self, chance_prob: np.ndarray | None = None,
+                utility: np.ndarray | None = None) -> None:
+    """The game the next iterations run on, on the same compiled tree: its
+    own (None, the default) or modelled chance probabilities [histories]
+    and utilities [histories, players] (not necessarily zero-sum), as the
+    unknown-environment learners swap a posterior draw or mean in each
+    iteration. The engine checks both when it uses them."""
+    self._model = (chance_prob, utility)
+
   def _compute_update(self, player: int) -> PlayerPass:
-    return self._tree.player_counterfactual_values(self._current, player)
+    chance_prob, utility = self._model
+    return self._tree.player_counterfactual_values(
+        self._current, player, chance_prob, utility)
 
   def _apply_update(self, player: int, update: PlayerPass, t: int) -> None:
     rows = self._tree.player_rows[player]

@@ -1,0 +1,173 @@
+"""The conjugate model of an unknown environment, and its information gain.
+
+What a learner believes about the hidden parameters of an unknown
+environment (``spiel_ext_unknown_env``), as in Zhou, Li, Zhu, "Posterior
+Sampling for Multi-Agent Reinforcement Learning: Solving Extensive Games
+with Imperfect Information", ICLR 2020, and the exact (conjugate) model
+offered beside the Bayesian neural network of Qiu, Wang, Ma, Wen, Zhang,
+"Combining Counterfactual Regret Minimization with Information Gain to
+Solve Extensive Games with Unknown Environments", arXiv:2110.07892:
+
+- every chance node's outcome distribution ~ Dirichlet(counts), prior all
+  ones, counts += the outcomes seen;
+- every terminal's win probability q(z) (player 0 receives +1 with
+  probability q, else -1) ~ Beta(wins, losses), prior Beta(1, 1), which is
+  the Uniform(-1, 1) law of the expected reward 2q - 1.
+
+A model game is a pair of arrays on the rules' compiled tree, the engine's
+overrides (``chance_prob`` per history, ``utility`` [histories, 2]): the
+posterior mean (:meth:`ConjugatePosterior.mean_game`) or a posterior draw
+(:meth:`ConjugatePosterior.sample_game`). :meth:`information_gain` is the
+expected KL divergence between the posterior after one more observation at
+a history and the posterior now (the mutual information of that
+observation), in closed form.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spiel_ext.engine import CHANCE, GameTree
+
+
+def digamma(x: np.ndarray) -> np.ndarray:
+  """psi(x) for x > 0 (recurrence up to x >= 6, then the asymptotic series;
+  absolute error below 1e-10)."""
+  x = np.asarray(x, dtype=np.float64).copy()
+  result = np.zeros_like(x)
+  small = x < 6.0
+  while small.any():
+    result[small] -= 1.0 / x[small]
+    x[small] += 1.0
+    small = x < 6.0
+  inverse = 1.0 / x
+  inverse2 = inverse * inverse
+  series = inverse2 * (1 / 12 - inverse2 * (1 / 120 - inverse2 * (
+      1 / 252 - inverse2 * (1 / 240 - inverse2 / 132))))
+  return result + np.log(x) - 0.5 * inverse - series
+
+
+def beta_kl_after_one(alpha: np.ndarray, beta: np.ndarray,
+                      win: bool) -> np.ndarray:
+  """KL(Beta(alpha + w, beta + 1 - w) || Beta(alpha, beta)), w = ``win``.
+
+  For one more success: log((alpha + beta) / alpha) + psi(alpha + 1)
+  - psi(alpha + beta + 1) (the Beta functions' ratio is alpha / (alpha +
+  beta)); a failure swaps alpha and beta.
+  """
+  own, other = (alpha, beta) if win else (beta, alpha)
+  total = own + other
+  return np.log(total / own) + digamma(own + 1.0) - digamma(total + 1.0)
+
+
+def dirichlet_kl_after_one(counts: np.ndarray, totals: np.ndarray
+                           ) -> np.ndarray:
+  """KL(Dir(c + e_k) || Dir(c)) for each outcome k of its node: the same
+  form as the Beta case with alpha = c_k and alpha + beta = the node's
+  total count."""
+  return (np.log(totals / counts) + digamma(counts + 1.0) -
+          digamma(totals + 1.0))
+
+
+class ConjugatePosterior:
+  """Dirichlet posteriors at chance nodes, Beta posteriors at terminals.
+
+  Args:
+    tree: the rules (the base game's compiled tree).
+    prior: the prior count of every chance outcome and of each terminal's
+      win and loss (1: Dirichlet(1, ..., 1) and Beta(1, 1)).
+
+  Attributes:
+    chance_counts: [histories], for each child of a chance node the prior
+      plus the times its outcome was seen (0 elsewhere).
+    wins, losses: [histories], at terminals the prior plus the +1 / -1
+      rewards seen (0 elsewhere).
+  """
+
+  def __init__(self, tree: GameTree, prior: float = 1.0):
+    if not np.isfinite(prior) or prior <= 0:
+      raise ValueError(f"prior must be a finite number > 0; got {prior!r}.")
+    self.tree = tree
+    parent = tree.parent
+    self._chance_child = np.zeros(tree.num_histories, dtype=bool)
+    has_parent = parent >= 0
+    self._chance_child[has_parent] = (
+        tree.node_player[parent[has_parent]] == CHANCE)
+    self._chance_children = np.flatnonzero(self._chance_child)
+    self._chance_parent = parent[self._chance_children]
+    self.chance_counts = np.where(self._chance_child, prior, 0.0)
+    self.wins = np.where(tree.is_terminal, prior, 0.0)
+    self.losses = self.wins.copy()
+    self.observations = 0
+
+  def observe(self, histories, reward: float) -> None:
+    """Counts one episode: its path of histories (root to terminal) and
+    player 0's reward (+1 or -1) at the terminal."""
+    path = np.asarray(histories, dtype=np.int64)
+    seen = path[self._chance_child[path]]
+    np.add.at(self.chance_counts, seen, 1.0)
+    terminal = int(path[-1])
+    if not self.tree.is_terminal[terminal]:
+      raise ValueError(f"an episode ends at a terminal history; history "
+                       f"{terminal} is not one.")
+    if reward > 0:
+      self.wins[terminal] += 1.0
+    else:
+      self.losses[terminal] += 1.0
+    self.observations += 1
+
+  # ---------------------------------------------------------- model games
+  def _node_totals(self, weights: np.ndarray) -> np.ndarray:
+    """For each chance child, the sum of ``weights`` over its siblings."""
+    sums = np.bincount(self._chance_parent,
+                       weights=weights[self._chance_children],
+                       minlength=self.tree.num_histories)
+    return sums[self._chance_parent]
+
+  def _game(self, chance_weights: np.ndarray,
+            win_probability: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    chance_prob = np.ones(self.tree.num_histories)
+    chance_prob[self._chance_children] = (
+        chance_weights[self._chance_children] /
+        self._node_totals(chance_weights))
+    utility = np.zeros((self.tree.num_histories, 2))
+    terminals = self.tree.terminals
+    utility[terminals, 0] = 2.0 * win_probability[terminals] - 1.0
+    utility[terminals, 1] = -utility[terminals, 0]
+    return chance_prob, utility
+
+  def mean_game(self) -> tuple[np.ndarray, np.ndarray]:
+    """(chance_prob, utility) of the posterior mean."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+      win = np.where(self.tree.is_terminal,
+                     self.wins / (self.wins + self.losses), 0.0)
+    return self._game(self.chance_counts, win)
+
+  def sample_game(self, rng: np.random.Generator
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(chance_prob, utility) of one posterior draw."""
+    draws = np.zeros(self.tree.num_histories)
+    draws[self._chance_children] = rng.gamma(
+        self.chance_counts[self._chance_children])
+    win = np.zeros(self.tree.num_histories)
+    terminals = self.tree.terminals
+    win[terminals] = rng.beta(self.wins[terminals], self.losses[terminals])
+    return self._game(draws, win)
+
+  # ---------------------------------------------------- information gain
+  def information_gain(self) -> np.ndarray:
+    """[histories]: the expected KL(posterior after || posterior before) of
+    observing the outcome at each chance child's node (credited to the
+    child, weighted by its predictive probability) and the reward at each
+    terminal; 0 elsewhere."""
+    gain = np.zeros(self.tree.num_histories)
+    terminals = self.tree.terminals
+    alpha, beta = self.wins[terminals], self.losses[terminals]
+    win = alpha / (alpha + beta)
+    gain[terminals] = (win * beta_kl_after_one(alpha, beta, True) +
+                       (1.0 - win) * beta_kl_after_one(alpha, beta, False))
+    children = self._chance_children
+    counts = self.chance_counts[children]
+    totals = self._node_totals(self.chance_counts)
+    gain[children] = dirichlet_kl_after_one(counts, totals)
+    return gain

@@ -1,0 +1,132 @@
+"""Unknown-environment learners and their conjugate model.
+
+References: scipy's special functions and numerical KL integrals, the
+hidden parameters of the environment (read by the test only), and CFR on
+the true game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import spiel_ext  # pylint: disable=unused-import
+from spiel_ext import eval as se
+from spiel_ext.algorithms import CFRSolver
+from spiel_ext.algorithms.learners import (NaiveCFRLearner, PSRLCFRLearner,
+                                           VCFRLearner, environment_of)
+from spiel_ext.algorithms.posterior import (ConjugatePosterior,
+                                            beta_kl_after_one, digamma,
+                                            dirichlet_kl_after_one)
+from spiel_ext.engine import compile_game
+from spiel_ext.games.unknown_env import true_game_string
+
+special = pytest.importorskip("scipy.special")
+integrate = pytest.importorskip("scipy.integrate")
+stats = pytest.importorskip("scipy.stats")
+
+
+def test_digamma_matches_scipy():
+  x = np.array([1e-3, 0.5, 1.0, 2.5, 5.999, 6.0, 7.3, 100.0, 1e6])
+  np.testing.assert_allclose(digamma(x), special.digamma(x), atol=1e-10,
+                             rtol=1e-12)
+
+
+@pytest.mark.parametrize("alpha,beta", [(1.0, 1.0), (3.0, 7.0), (2.5, 0.7)])
+def test_beta_kl_after_one_matches_numerical_integration(alpha, beta):
+  for win in (True, False):
+    after = stats.beta(alpha + win, beta + (not win))
+    before = stats.beta(alpha, beta)
+    numeric = integrate.quad(
+        lambda q: after.pdf(q) * (after.logpdf(q) - before.logpdf(q)), 0, 1,
+        limit=200)[0]
+    assert beta_kl_after_one(np.array(alpha), np.array(beta), win) == (
+        pytest.approx(numeric, abs=1e-7))
+
+
+def test_dirichlet_kl_after_one_reduces_to_the_beta_case():
+  counts, totals = np.array([2.0, 5.0]), np.array([7.0, 7.0])
+  np.testing.assert_allclose(
+      dirichlet_kl_after_one(counts, totals),
+      [beta_kl_after_one(np.array(2.0), np.array(5.0), True),
+       beta_kl_after_one(np.array(5.0), np.array(2.0), True)], atol=1e-12)
+
+
+def test_posterior_mean_approaches_the_hidden_parameters():
+  """Many uniform episodes on unknown Kuhn: the posterior mean game nears
+  the hidden chance probabilities and expected rewards (read here from the
+  true game, never by a learner)."""
+  game = true_game_string("kuhn_poker", 4)
+  environment = environment_of(game)
+  rules = environment.rules
+  posterior = ConjugatePosterior(rules)
+  rng = np.random.default_rng(0)
+  uniform = rules.uniform_policy()
+  for _ in range(20_000):
+    episode = environment.play_episode(uniform, rng)
+    posterior.observe(episode.histories, episode.reward)
+  chance_prob, utility = posterior.mean_game()
+  true_tree = compile_game(game)
+  # The true game's value of the uniform profile from the model's arrays
+  # vs exact: close after 20,000 episodes.
+  model_value = rules.root_values(uniform, chance_prob=chance_prob,
+                                  utility=utility)[0]
+  assert model_value == pytest.approx(
+      true_tree.root_values(true_tree.uniform_policy())[0], abs=0.02)
+  np.testing.assert_allclose(
+      chance_prob[rules.parent >= 0][:6], rules.chance_prob[
+          rules.parent >= 0][:6], atol=0.02)
+
+
+def test_model_games_are_distributions_and_seeded():
+  rules = environment_of(true_game_string("kuhn_poker", 1)).rules
+  posterior = ConjugatePosterior(rules)
+  first = posterior.sample_game(np.random.default_rng(3))
+  again = posterior.sample_game(np.random.default_rng(3))
+  np.testing.assert_array_equal(first[0], again[0])
+  np.testing.assert_array_equal(first[1], again[1])
+  # The engine accepts them (it checks distributions and utilities).
+  rules.root_values(rules.uniform_policy(), chance_prob=first[0],
+                    utility=first[1])
+  gain = posterior.information_gain()
+  assert (gain[rules.terminals] > 0).all()
+  assert np.all(gain[~rules.is_terminal & (rules.parent < 0)] == 0)
+
+
+@pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
+                                     VCFRLearner])
+def test_learners_count_episodes_and_improve(learner):
+  game = true_game_string("kuhn_poker", 2)
+  agent = learner(game, seed=0)
+  start = se.nash_conv(game, agent.average_policy())
+  for _ in range(600):
+    agent.evaluate_and_update_policy()
+  assert agent.episodes == 1200
+  assert se.nash_conv(game, agent.average_policy()) < start / 2
+
+
+def test_naive_cfr_with_many_episodes_approaches_cfr_on_the_true_game():
+  """The gap between Naive-CFR's NashConv on the true game and CFR's (run on
+  the true game itself) shrinks as episodes accumulate."""
+  game = true_game_string("kuhn_poker", 5)
+  agent = NaiveCFRLearner(game, seed=1)
+  reference = CFRSolver(game)
+  gaps = []
+  for iteration in range(1, 10_001):
+    agent.evaluate_and_update_policy()
+    reference.evaluate_and_update_policy()
+    if iteration in (1000, 10_000):
+      gaps.append(se.nash_conv(game, agent.average_policy()) -
+                  se.nash_conv(game, reference.average_policy()))
+  assert gaps[1] < gaps[0] / 2 and gaps[1] < 0.03
+
+
+def test_learners_refuse_a_game_that_is_not_an_unknown_environment():
+  with pytest.raises(ValueError, match="spiel_ext_unknown_env"):
+    NaiveCFRLearner("kuhn_poker")
+  with pytest.raises(ValueError, match="base"):
+    NaiveCFRLearner(true_game_string("kuhn_poker", 0), base="cfr+")
+  with pytest.raises(ValueError, match="eta"):
+    VCFRLearner(true_game_string("kuhn_poker", 0), eta=-1.0)
+  assert pyspiel.load_game(true_game_string("kuhn_poker", 0))
