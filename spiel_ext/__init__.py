@@ -6,8 +6,9 @@ engine, numba or solver is imported), so that
     import pyspiel, spiel_ext
     game = pyspiel.load_game("spiel_ext_leduc(ranks=5)")
 
-works. The games are ``spiel_ext_leduc``, ``spiel_ext_vnm_poker`` and
-``spiel_ext_unknown_env`` (see :mod:`spiel_ext.games`). Subpackages:
+works. The games are ``spiel_ext_leduc``, ``spiel_ext_bid_leduc``,
+``spiel_ext_vnm_poker`` and ``spiel_ext_unknown_env`` (see
+:mod:`spiel_ext.games`). Subpackages:
 ``spiel_ext.engine`` (compiled game trees and the shared numba passes),
 ``spiel_ext.algorithms``, ``spiel_ext.games`` and ``spiel_ext.eval``; import
 the one you need.

@@ -213,20 +213,35 @@ def test_engine_nash_conv_equals_openspiel_on_our_games(game_name):
         openspiel_exploit.nash_conv(game, policy), abs=1e-9)
 
 
-def test_unknown_env_is_deterministic_per_seed():
-  first = compile_game(true_game_string("kuhn_poker", 7))
-  again = pyspiel.load_game(true_game_string("kuhn_poker", 7))
-  other = compile_game(true_game_string("kuhn_poker", 8))
+@pytest.mark.parametrize("chance", ["game", "dirichlet"])
+def test_unknown_env_is_deterministic_per_seed(chance):
+  first = compile_game(true_game_string("kuhn_poker", 7, chance))
+  again = pyspiel.load_game(true_game_string("kuhn_poker", 7, chance))
+  other = compile_game(true_game_string("kuhn_poker", 8, chance))
   np.testing.assert_array_equal(first.chance_prob,
                                 compile_game(again).chance_prob)
   assert not np.array_equal(first.chance_prob, other.chance_prob)
+  hidden = [pyspiel.load_game(true_game_string("kuhn_poker", seed,
+                                               chance)).hidden
+            for seed in (7, 8)]
+  assert not np.array_equal(hidden[0].loss_prob, hidden[1].loss_prob)
+  # Dirichlet chance differs by seed; the game's own chance does not.
+  assert np.array_equal(hidden[0].chance_prob, hidden[1].chance_prob) == (
+      chance == "game")
+  # The models differ only in the chance: a seed's rewards are the same.
+  other_model = "game" if chance == "dirichlet" else "dirichlet"
+  np.testing.assert_array_equal(
+      hidden[0].loss_prob,
+      pyspiel.load_game(true_game_string("kuhn_poker", 7,
+                                         other_model)).hidden.loss_prob)
   # The base game's payoffs are gone: rewards are +-1 only.
   assert set(np.unique(first.utility[first.is_terminal])) <= {-1.0, 1.0}
 
 
 def test_episodes_match_the_hidden_parameters():
-  env = Environment("kuhn_poker", env_seed=5)
-  hidden = pyspiel.load_game(true_game_string("kuhn_poker", 5)).hidden
+  env = Environment("kuhn_poker", env_seed=5, chance="dirichlet")
+  hidden = pyspiel.load_game(true_game_string("kuhn_poker", 5,
+                                              "dirichlet")).hidden
   rules = env.rules
   rng = np.random.default_rng(0)
   episodes = 100_000
@@ -252,9 +267,14 @@ def test_episodes_match_the_hidden_parameters():
                 5 * np.sqrt(p * (1 - p) / terminal_visits[busy]) + 1e-9)
 
 
-def test_learner_view_does_not_expose_hidden_parameters():
-  env = Environment("kuhn_poker", env_seed=5)
-  hidden = pyspiel.load_game(true_game_string("kuhn_poker", 5)).hidden
+# Kuhn's own deal is uniform, which is what the rules show: its hidden chance
+# is a secret only when drawn.
+@pytest.mark.parametrize("base,chance", [
+    ("kuhn_poker", "dirichlet"), ("spiel_ext_bid_leduc(max_bid=1)", "game"),
+    ("spiel_ext_bid_leduc(max_bid=1)", "dirichlet")])
+def test_learner_view_does_not_expose_hidden_parameters(base, chance):
+  env = Environment(base, env_seed=5, chance=chance)
+  hidden = pyspiel.load_game(true_game_string(base, 5, chance)).hidden
   public = {name: getattr(env, name) for name in dir(env)
             if not name.startswith("_")}
   public.update({f"rules.{name}": getattr(env.rules, name)
@@ -263,6 +283,110 @@ def test_learner_view_does_not_expose_hidden_parameters():
     if isinstance(value, np.ndarray) and value.shape == hidden.chance_prob.shape:
       assert not np.allclose(value, hidden.chance_prob), name
       assert not np.allclose(value, hidden.loss_prob), name
+
+
+def test_environment_rules_carry_no_numbers():
+  """The rules are the base tree's shape, infosets and legal actions, with
+  chance uniform at every chance node and utilities 0."""
+  env = Environment("spiel_ext_bid_leduc(max_bid=1)", env_seed=0)
+  base = compile_game("spiel_ext_bid_leduc(max_bid=1)")
+  rules = env.rules
+  for name in ("parent", "action", "node_player", "infoset",
+               "infoset_player", "infoset_legal", "infoset_history"):
+    np.testing.assert_array_equal(getattr(rules, name), getattr(base, name))
+  assert rules.infoset_keys == base.infoset_keys
+  assert not rules.utility.any()
+  below_chance = np.flatnonzero(base.parent_slot == 2)
+  np.testing.assert_array_equal(rules.chance_prob[below_chance], 1 / 3)
+  assert base.chance_prob[below_chance].min() == 0.0   # Untouched.
+  assert rules.chance_prob[base.parent_slot != 2].tolist() == [1.0] * (
+      base.num_histories - len(below_chance))
+
+
+def _lockstep(first, second):
+  """Pairs of states of two games reached by the same actions, until the
+  first reaches a terminal."""
+  stack = [(first.new_initial_state(), second.new_initial_state())]
+  while stack:
+    a, b = stack.pop()
+    yield a, b
+    if a.is_terminal():
+      continue
+    actions = ([action for action, _ in a.chance_outcomes()]
+               if a.is_chance_node() else a.legal_actions())
+    stack.extend((a.child(action), b.child(action)) for action in actions)
+
+
+@pytest.mark.parametrize("base", ["kuhn_poker", "leduc_poker",
+                                  "spiel_ext_bid_leduc(max_bid=2)"])
+def test_chance_game_keeps_the_base_games_chance_exactly(base):
+  base_game = pyspiel.load_game(base)
+  true_game = pyspiel.load_game(true_game_string(base, 3))
+  assert true_game.get_parameters()["chance"] == "game"
+  np.testing.assert_array_equal(true_game.hidden.chance_prob,
+                                compile_game(base_game).chance_prob)
+  chance_nodes = 0
+  for base_state, state in _lockstep(base_game, true_game):
+    if base_state.is_chance_node():
+      assert state.chance_outcomes() == base_state.chance_outcomes()
+      chance_nodes += 1
+    elif base_state.is_terminal():
+      assert state.is_chance_node()          # The reward draw.
+  assert chance_nodes > 1
+
+
+def test_chance_game_episodes_deal_as_the_base_game():
+  """Leduc(1) as the base: player 1's rank is player 0's with probability
+  1/5, each other rank 2/5, in the episodes too."""
+  env = Environment("spiel_ext_bid_leduc(max_bid=1)", env_seed=2)
+  rules = env.rules
+  rng = np.random.default_rng(1)
+  episodes = 20_000
+  same = 0
+  for _ in range(episodes):
+    histories = env.play_episode(rules.uniform_policy(), rng).histories
+    ranks = [int(rules.action[h]) for h in histories[1:3]]
+    same += ranks[0] == ranks[1]
+  sigma = np.sqrt(0.2 * 0.8 / episodes)
+  assert abs(same / episodes - 0.2) < 5 * sigma
+
+
+@pytest.mark.parametrize("game_name", [
+    "spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=2),env_seed=1)",
+    "spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=2),env_seed=1,"
+    "chance=dirichlet)",
+    "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=6)",
+    "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=6,chance=dirichlet)"])
+def test_true_game_nash_conv_equals_openspiels(game_name):
+  """Exact NashConv of the true game (hidden chance, expected rewards) from
+  our engine and from OpenSpiel's evaluator, on random policies."""
+  game = pyspiel.load_game(game_name)
+  tree = compile_game(game)
+  assert tree.num_histories == (game.base_tree.num_histories +
+                                2 * len(game.base_tree.terminals))
+  for seed in range(2):
+    policy = to_tabular_policy(
+        tree, random_strategy(tree, np.random.default_rng(seed)))
+    ours = se.nash_conv(tree, policy)
+    assert ours > 0
+    assert ours == pytest.approx(openspiel_exploit.nash_conv(game, policy),
+                                 abs=1e-9)
+
+
+def test_bad_chance_model_is_refused():
+  message = r"chance must be one of \['game', 'dirichlet'\]; got 'uniform'"
+  with pytest.raises(ValueError, match=message) as error:
+    pyspiel.load_game("spiel_ext_unknown_env(game=kuhn_poker(),"
+                      "chance=uniform)")
+  assert "spiel_ext_unknown_env" in str(error.value)
+  with pytest.raises(ValueError, match=message):
+    Environment("kuhn_poker", env_seed=0, chance="uniform")
+  with pytest.raises(ValueError, match=message):
+    true_game_string("kuhn_poker", 0, "uniform")
+  assert true_game_string("kuhn_poker", 4) == (
+      "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=4)")
+  assert true_game_string("kuhn_poker", 4, "dirichlet") == (
+      "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=4,chance=dirichlet)")
 
 
 def _counted_strategy_error(env, strategy, error, match):

@@ -4,6 +4,8 @@
     pyspiel.load_game("spiel_ext_leduc(ranks=5)")
 
 - ``spiel_ext_leduc``: parameterized Leduc hold'em (:mod:`.leduc`).
+- ``spiel_ext_bid_leduc``: the Leduc(k) betting game of the
+  unknown-environment papers (:mod:`.bid_leduc`).
 - ``spiel_ext_vnm_poker``: von Neumann-Morgenstern poker (:mod:`.vnm_poker`).
 - ``spiel_ext_unknown_env``: unknown chance and rewards (:mod:`.unknown_env`).
 
@@ -14,5 +16,6 @@ imported when an unknown-environment game is loaded.
 """
 
 from spiel_ext.games import leduc  # pylint: disable=unused-import
+from spiel_ext.games import bid_leduc  # pylint: disable=unused-import
 from spiel_ext.games import vnm_poker  # pylint: disable=unused-import
 from spiel_ext.games import unknown_env  # pylint: disable=unused-import

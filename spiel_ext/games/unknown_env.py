@@ -5,14 +5,28 @@ Counterfactual Regret Minimization with Information Gain to Solve Extensive
 Games with Unknown Environments", 2023, arXiv:2110.07892 (after Zhou, Li,
 Zhu, "Posterior Sampling for Multi-Agent Reinforcement Learning: Solving
 Extensive Games with Imperfect Information", ICLR 2020). An environment
-instance keeps a two-player base game's tree shape and replaces everything
-numeric with hidden parameters drawn from ``env_seed``:
+instance keeps a two-player base game's tree shape; its chance distribution
+c* and its rewards are hidden from the learner, and every random draw that
+makes them comes from ``env_seed``:
 
-  c*(h) ~ Dirichlet(1, ..., 1)  at every chance node h (over its outcomes),
-  p(z)  ~ Uniform[0, 1]         at every terminal z: player 0 receives -1
-                                with probability p(z) and +1 otherwise
-                                (player 1 the negative).
+  chance=game (default)  c*(h) = the base game's own chance probabilities
+                         at every chance node h, as in the authors' code
+                         (e.g. the card deal of Leduc(k)).
+  chance=dirichlet       c*(h) ~ Dirichlet(1, ..., 1) over the outcomes of
+                         every chance node h, drawn from env_seed.
+  rewards (both)         r(z) ~ Uniform(-1, 1) at every terminal z; an
+                         episode ending at z pays player 0 +1 with
+                         probability (1 + r(z)) / 2 and -1 otherwise
+                         (player 1 the negative), so r(z) is player 0's
+                         expected reward. Stored as the same law written
+                         p(z) = (1 - r(z)) / 2 ~ Uniform[0, 1], player 0's
+                         probability of receiving -1 (``loss_prob``).
+                         An env_seed draws the same rewards under both
+                         chance models.
 
+The learners of both papers do not know c* even when it is the base game's:
+they start from a Dirichlet(1, ..., 1) prior at every chance node and a
+Beta(1, 1) prior on each terminal's win probability (the law that drew it).
 The base game's payoffs are dropped. Any two-player sequential game the
 engine can compile is a valid base, with or without chance nodes (without
 them only the rewards are hidden). Two views:
@@ -21,10 +35,15 @@ them only the rewards are hidden). Two views:
   a pyspiel game for evaluation. After each base terminal a final chance
   node draws the +-1 reward, so OpenSpiel's tools and our engine compute
   exact values of the expected game (c*, E[r]). Chance outcomes keep their
-  place even when their hidden probability is 0.
+  place even when their hidden probability is 0 (as in Leduc(k)'s deal;
+  OpenSpiel's Python ``cfr.CFRSolver`` asserts positive chance
+  probabilities; its C++ CFR and its evaluators accept 0). A base game with
+  parameters nests in parentheses:
+  ``spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=4),env_seed=0)``
+  (add ``chance=dirichlet`` for the Dirichlet variant).
 - :class:`Environment`: what a learner gets. It shows the rules (the base
-  game's compiled tree: its shape, infosets and legal actions, never c* or
-  p) and plays episodes: given a joint strategy over the rules' infosets it
+  game's tree: its shape, infosets and legal actions, never c* or p) and
+  plays episodes: given a joint strategy over the rules' infosets it
   samples one trajectory, chance outcomes included, and a +-1 reward, and
   counts episodes.
 
@@ -54,7 +73,10 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 LOSS, WIN = 0, 1  # Outcomes of the reward chance node (player 0's -1 / +1).
 _NAME = "spiel_ext_unknown_env"
-_DEFAULTS = {"game": {"name": "kuhn_poker"}, "env_seed": 0}
+_DEFAULTS = {"game": {"name": "kuhn_poker"}, "env_seed": 0,
+             "chance": "game"}
+# The hidden chance distribution: the base game's own, or Dirichlet draws.
+CHANCE_MODELS = ("game", "dirichlet")
 # Strategy rows must sum to 1 over the legal actions within this.
 STRATEGY_TOLERANCE = 1e-6
 
@@ -67,19 +89,43 @@ def _game_type(information_state_tensor: bool = True,
                          observation_tensor=observation_tensor)
 
 
+def check_chance_model(chance: object) -> str:
+  """``chance`` if it is one of CHANCE_MODELS; ValueError naming it else."""
+  if not isinstance(chance, str) or chance not in CHANCE_MODELS:
+    raise ValueError(f"{_NAME}: chance must be one of {list(CHANCE_MODELS)}; "
+                     f"got {chance!r}.")
+  return chance
+
+
 @dataclasses.dataclass(frozen=True)
 class HiddenParameters:
   """c* and p on the base tree: chance_prob[h] is the hidden probability of
   the edge into h from a chance node (1 elsewhere); loss_prob[z] = p(z) at
-  terminals (0 elsewhere)."""
+  terminals (0 elsewhere), player 0's probability of receiving -1 (its
+  expected reward there is r(z) = 1 - 2 p(z))."""
   chance_prob: np.ndarray
   loss_prob: np.ndarray
 
   @classmethod
-  def sample(cls, tree: GameTree, env_seed: int) -> "HiddenParameters":
-    """Draws c* and p from ``env_seed``, visiting the chance nodes and
-    terminals in history order (each chance node's outcomes in its
-    children's order)."""
+  def sample(cls, tree: GameTree, env_seed: int,
+             chance: str = "game") -> "HiddenParameters":
+    """Draws the hidden parameters from ``env_seed``.
+
+    Both models make the same draws, visiting the chance nodes and
+    terminals in history order: a Dirichlet(1, ..., 1) at each chance node
+    (over its outcomes in its children's order) and p at each terminal. So
+    an ``env_seed`` has the same p under both; "game" then replaces the
+    Dirichlet draws by the base game's own chance probabilities.
+
+    Args:
+      tree: the compiled base game.
+      env_seed: the instance (an integer >= 0).
+      chance: "game" or "dirichlet" (see CHANCE_MODELS).
+
+    Raises:
+      ValueError: ``chance`` is not one of CHANCE_MODELS.
+    """
+    check_chance_model(chance)
     rng = np.random.default_rng(env_seed)
     start, members = tree.children_lists()
     chance_prob = np.ones(tree.num_histories)
@@ -91,6 +137,8 @@ class HiddenParameters:
         chance_prob[children] = rng.dirichlet(np.ones(len(children)))
       else:
         loss_prob[h] = rng.uniform()
+    if chance == "game":
+      chance_prob = tree.chance_prob.astype(np.float64, copy=True)
     return cls(chance_prob, loss_prob)
 
 
@@ -159,8 +207,29 @@ class _Instance:
 
 
 def _detached() -> None:
-  """What a pickled :class:`_Instance` unpickles as."""
+  """What a pickled :class:`_Instance` or :class:`_BaseState` unpickles
+  as."""
   return None
+
+
+class _BaseState:
+  """Holds an unknown-environment state's base-game state.
+
+  A state clone copies it with the base state's ``clone()``: a deep copy
+  would pickle the base state, which rebuilds its game (for a Python base
+  game, a new game object per clone). It pickles as None, and the restored
+  state rebuilds it from its history (see ``UnknownEnvState.base_state``).
+  """
+  __slots__ = ("state",)
+
+  def __init__(self, state: pyspiel.State):
+    self.state = state
+
+  def __deepcopy__(self, memo) -> "_BaseState":
+    return _BaseState(self.state.clone())
+
+  def __reduce__(self):
+    return (_detached, ())
 
 
 class UnknownEnvGame(pyspiel.Game):
@@ -168,19 +237,22 @@ class UnknownEnvGame(pyspiel.Game):
 
   Args:
     params: pyspiel's parameter dict: ``game`` (the base game, default
-      ``kuhn_poker()``) and ``env_seed`` (an integer >= 0, default 0).
+      ``kuhn_poker()``), ``env_seed`` (an integer >= 0, default 0) and
+      ``chance`` ("game", the default, or "dirichlet"; see the module
+      docstring).
 
   Raises:
-    ValueError: a bad ``env_seed``, or a base game that cannot be loaded or
-      compiled or does not have two players.
+    ValueError: a bad ``env_seed`` or ``chance``, or a base game that cannot
+      be loaded or compiled or does not have two players.
   """
 
   def __init__(self, params=None):
     values = dict(_DEFAULTS)
     values.update(params or {})
     env_seed = check_integer(_NAME, "env_seed", values["env_seed"], 0)
+    chance = check_chance_model(values["chance"])
     self.base_tree = base_tree_for(values["game"])
-    self.hidden = HiddenParameters.sample(self.base_tree, env_seed)
+    self.hidden = HiddenParameters.sample(self.base_tree, env_seed, chance)
     self.instance = _Instance(self.base_tree, self.hidden)
     base = self.base_tree.game
     base_type = base.get_type()
@@ -209,7 +281,7 @@ class UnknownEnvState(pyspiel.State):
     self._instance = game.instance
     self.node = 0
     self.reward: float | None = None
-    self._base_state: pyspiel.State | None = None
+    self._base: _BaseState | None = None
 
   @property
   def shared(self) -> _Instance:
@@ -222,9 +294,9 @@ class UnknownEnvState(pyspiel.State):
   def base_state(self) -> pyspiel.State:
     """The base game's state at this node (built once, then kept up to
     date; do not modify it)."""
-    if self._base_state is None:
-      self._base_state = self.shared.tree.state(self.node)
-    return self._base_state
+    if self._base is None:  # Not built yet, or restored from a serialized
+      self._base = _BaseState(self.shared.tree.state(self.node))  # state.
+    return self._base.state
 
   def _kind(self) -> int:
     return int(self.shared.tree.node_player[self.node])
@@ -252,8 +324,8 @@ class UnknownEnvState(pyspiel.State):
       self.reward = 1.0 if action == WIN else -1.0
       return
     self.node = self.shared.children(self.node)[action]
-    if self._base_state is not None:
-      self._base_state.apply_action(action)
+    if self._base is not None:
+      self._base.state.apply_action(action)
 
   def is_terminal(self):
     return self.reward is not None
@@ -333,13 +405,21 @@ class UnknownEnvObserver(Observer):
     return text
 
 
-def true_game_string(game: str, env_seed: int) -> str:
+def true_game_string(game: str, env_seed: int, chance: str = "game") -> str:
   """``spiel_ext_unknown_env(game=...,env_seed=...)`` for a base game string
-  (pyspiel needs the nested game in parentheses: ``kuhn_poker()``)."""
+  (pyspiel needs the nested game in parentheses: ``kuhn_poker()``), with
+  ``,chance=dirichlet`` appended unless ``chance`` is the default "game".
+
+  Raises:
+    ValueError: ``chance`` is not one of CHANCE_MODELS.
+  """
+  check_chance_model(chance)
   game = str(game)
   if "(" not in game:
     game += "()"
-  return f"spiel_ext_unknown_env(game={game},env_seed={int(env_seed)})"
+  suffix = "" if chance == "game" else f",chance={chance}"
+  return (f"spiel_ext_unknown_env(game={game},env_seed={int(env_seed)}"
+          f"{suffix})")
 
 
 @dataclasses.dataclass
@@ -361,21 +441,28 @@ class Environment:
   Args:
     game: the base game's string (two players), e.g. ``"kuhn_poker"``.
     env_seed: the instance (an integer >= 0): which hidden parameters.
+    chance: "game" (default: the hidden chance distribution is the base
+      game's own) or "dirichlet" (drawn from ``env_seed``).
 
   Attributes:
-    rules: the base game's compiled tree (tree shape, infosets, legal
-      actions). Its own chance probabilities and payoffs are the base
-      game's, not the environment's: learners must not use them.
+    rules: the rules as a compiled tree: the base game's tree shape,
+      infosets and legal actions, with no numbers of its own: its
+      ``chance_prob`` is uniform over each chance node's outcomes (the mean
+      of the Dirichlet(1, ..., 1) prior) and its ``utility`` is 0. (Its
+      ``game`` is the base pyspiel game, for strings and legal actions;
+      that game's ``chance_outcomes()`` are the base game's, the hidden c*
+      when chance="game": learners must not read them.)
     episodes: episodes played so far.
 
   Raises:
-    ValueError: a bad ``env_seed`` or base game.
+    ValueError: a bad ``env_seed``, ``chance`` or base game.
   """
 
-  def __init__(self, game: str = "kuhn_poker", env_seed: int = 0):
+  def __init__(self, game: str = "kuhn_poker", env_seed: int = 0,
+               chance: str = "game"):
     check_integer("Environment", "env_seed", env_seed, 0)
-    hidden_game = pyspiel.load_game(true_game_string(game, env_seed))
-    self.rules: GameTree = hidden_game.base_tree
+    hidden_game = pyspiel.load_game(true_game_string(game, env_seed, chance))
+    self.rules: GameTree = _rules_only(hidden_game.base_tree)
     self.game_string = str(hidden_game)
     self.episodes = 0
     self._legal_weights = self.rules.infoset_legal.astype(np.float64)
@@ -409,6 +496,20 @@ class Environment:
     episode = self._sample(strategy, rng)
     self.episodes += 1
     return episode
+
+
+def _rules_only(tree: GameTree) -> GameTree:
+  """A copy of ``tree`` without its numbers: chance uniform over each chance
+  node's outcomes, utilities 0 (the arrays of ``tree`` are not touched)."""
+  from spiel_ext.engine import GameTree as Tree  # pylint: disable=g-import-not-at-top
+  arrays = tree.arrays()
+  num_children = np.bincount(tree.parent[1:], minlength=tree.num_histories)
+  chance_prob = np.ones(tree.num_histories)
+  below_chance = np.flatnonzero(tree.parent_slot == tree.num_players)
+  chance_prob[below_chance] = 1.0 / num_children[tree.parent[below_chance]]
+  arrays["chance_prob"] = chance_prob
+  arrays["utility"] = np.zeros_like(tree.utility)
+  return Tree(tree.game, arrays, tree.infoset_keys)
 
 
 def _check_strategy(tree: GameTree, legal_weights: np.ndarray,

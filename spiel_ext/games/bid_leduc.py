@@ -1,0 +1,368 @@
+"""Leduc(k), the betting game of the unknown-environment papers:
+``spiel_ext_bid_leduc``.
+
+The "Leduc(k)" of Zhou, Li, Zhu, "Posterior Sampling for Multi-Agent
+Reinforcement Learning: Solving Extensive Games with Imperfect
+Information", ICLR 2020, and of Qiu, Wang, Ma, Wen, Zhang, "Combining
+Counterfactual Regret Minimization with Information Gain to Solve Extensive
+Games with Unknown Environments", 2023, arXiv:2110.07892, with the rules of
+the authors' public code. It is not Leduc hold'em with a bet cap
+(``spiel_ext_leduc(bet_cap=k)`` is a different, much smaller game): each
+player has one running stake that it sets, and may raise, up to ``max_bid``.
+
+Deal (ranks only: 3 ranks J < Q < K, no suits; probabilities as if drawn
+from a deck of 2 cards per rank):
+
+  player 0's rank   uniform, 1/3 each;
+  player 1's rank   player 0's rank with probability 1/5, each other 2/5;
+  public rank a     after round 1, (2 - [a = c0] - [a = c1]) / 4.
+
+All three public ranks are chance outcomes even when both players hold the
+same rank c, where a = c has probability 0: ``chance_outcomes()`` lists it
+with probability 0.0, so the tree keeps its subtree, as the authors' tree
+does (OpenSpiel's Python ``cfr.CFRSolver`` asserts positive chance
+probabilities and refuses this game; its C++ ``pyspiel.CFRSolver``, its
+best responses, NashConv and sampling accept it).
+
+Stakes and actions, with k = ``max_bid`` (an integer >= 1, default 4). There
+are no antes or blinds in the tree. A player's stake is "not yet bid" until
+its first bid, then in 1..k, and it holds for both rounds. With opp the
+opponent's stake at a decision:
+
+  opp not yet bid   (player 0's first action) ids 0..k-1 bid 1..k, id k
+                    folds: k + 1 actions, no check;
+  otherwise         ids i = 0..k-opp set the stake to opp + i (i = 0
+                    matches, i > 0 raises), id k-opp+1 folds: k-opp+2
+                    actions.
+
+Fold is always legal and always the last id. Player 0 opens both rounds. A
+fold ends the game. A non-fold action that leaves both stakes unchanged
+ends the round: after round 1 the public rank is dealt, after round 2 comes
+the showdown. Any other action passes the turn. So player 1's first match
+(from "not yet bid") must be confirmed by player 0 (id 0), a raise must be
+matched and then confirmed by the raiser, and player 0's id 0 at the start
+of round 2 is a check that goes straight to the showdown.
+
+Showdown: equal private ranks tie; else a player whose rank equals the
+public rank wins; else the higher rank wins.
+
+Payoffs (the authors' own terminal payoffs are asymmetric and are never
+used, as the unknown environment redraws every terminal's reward; this is
+a zero-sum table so that the game is playable on its own): each player is
+treated as having put one chip in before the deal (a notional ante, not an
+action of the tree), so a player's contribution is 1 + its stake (1 if it
+has not bid). The winner takes the loser's contribution: a folding player
+loses its own contribution (player 0 folding at the opening loses 1,
+player 1 folding at its first action loses 1), and a showdown at common
+stake b pays +-(1 + b); a tie pays 0. Utilities lie in [-(k + 1), k + 1].
+
+Sizes (every history: chance, decision and terminal; decision infosets of
+players 0 / 1):
+
+  k = 1    148 histories      15 /    3 infosets
+  k = 2    661                60 /   21
+  k = 3  2,605               222 /  102
+  k = 4  9,652               789 /  426
+  k = 5 34,438             2,733 / 1,641
+
+Strings: the infostate string (perfect recall) is the player, its rank, the
+public rank once dealt and every action id so far, rounds separated by
+``|``, e.g. ``[Player 1][Rank Q][Public K][Actions 1 0 0 | 1]``; the
+observation string (imperfect recall) shows the round and both stakes
+instead (``-`` for not yet bid). Actions read ``Bid 3``, ``Match``,
+``Check`` (id 0 when the stakes are already equal), ``Raise to 4`` and
+``Fold``; chance outcomes ``Deal:J``.
+
+Tensors (T = 2k + 2, the most decisions a game can have; A = k + 1, the
+number of distinct action ids):
+
+  information state  player one-hot [2], own rank one-hot [3], public rank
+                     one-hot [3], actions [T, A]: turn t one-hot over the
+                     action id taken at the t-th decision of the game.
+  observation        player one-hot [2], own rank one-hot [3], public rank
+                     one-hot [3], each player's stake [2] (0 before its
+                     first bid).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pyspiel
+
+from spiel_ext.games.common import (Observer, PrivateInfo, check_integer,
+                                    poker_game_type)
+
+RANKS = 3
+RANK_LABELS = "JQK"
+NOT_BID = -1
+ANTE = 1  # The notional chip each player is treated as having put in.
+_NAME = "spiel_ext_bid_leduc"
+_DEFAULTS = {"max_bid": 4}
+
+_GAME_TYPE = poker_game_type(_NAME, "Leduc(k) betting game of Zhou et al. "
+                             "2020 (spiel_ext)", _DEFAULTS)
+
+
+@dataclasses.dataclass(frozen=True)
+class BidLeducRules:
+  """The parameters (plain data that state clones share)."""
+  max_bid: int
+
+  @classmethod
+  def from_parameters(cls, params: dict) -> "BidLeducRules":
+    """Validated rules from pyspiel's parameter dict.
+
+    Raises:
+      ValueError: ``max_bid`` is not an integer >= 1.
+    """
+    values = dict(_DEFAULTS)
+    values.update(params or {})
+    return cls(max_bid=check_integer(_NAME, "max_bid", values["max_bid"], 1))
+
+  @property
+  def max_turns(self) -> int:
+    """The most decisions in one game: the stake climbs 1..k one chip at a
+    time, each level raised and matched, plus one confirming action per
+    round."""
+    return 2 * self.max_bid + 2
+
+
+def private_deal_probabilities(first: int | None) -> list[float]:
+  """Chance probabilities of a private rank: uniform for player 0 (``first``
+  None); for player 1, 1/5 for player 0's rank ``first`` and 2/5 for each
+  other (two cards per rank, one of them gone)."""
+  if first is None:
+    return [1.0 / RANKS] * RANKS
+  return [(1.0 if rank == first else 2.0) / (2 * RANKS - 1)
+          for rank in range(RANKS)]
+
+
+def public_deal_probabilities(ranks: tuple[int, int]) -> list[float]:
+  """P(public rank a) = (2 - [a = c0] - [a = c1]) / 4: two cards per rank,
+  the two private cards gone (0 for a = c0 = c1)."""
+  return [(2 - (a == ranks[0]) - (a == ranks[1])) / (2 * RANKS - 2)
+          for a in range(RANKS)]
+
+
+def showdown_winner(ranks: tuple[int, int], public: int) -> int | None:
+  """The winning player at a showdown, None for a tie: equal ranks tie
+  (checked first), then pairing the public rank wins, then the higher
+  rank."""
+  if ranks[0] == ranks[1]:
+    return None
+  for player in (0, 1):
+    if ranks[player] == public:
+      return player
+  return 0 if ranks[0] > ranks[1] else 1
+
+
+class BidLeducGame(pyspiel.Game):
+  """Leduc(k) with ``max_bid`` = k (see the module docstring).
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: ``max_bid`` is not an integer >= 1.
+  """
+
+  def __init__(self, params=None):
+    self.rules = BidLeducRules.from_parameters(params)
+    top = float(ANTE + self.rules.max_bid)
+    info = pyspiel.GameInfo(
+        num_distinct_actions=self.rules.max_bid + 1,
+        max_chance_outcomes=RANKS,
+        num_players=2,
+        min_utility=-top,
+        max_utility=top,
+        utility_sum=0.0,
+        max_game_length=self.rules.max_turns)
+    super().__init__(_GAME_TYPE, info, params or {})
+
+  def new_initial_state(self):
+    return BidLeducState(self)
+
+  def make_py_observer(self, iig_obs_type=None, params=None):
+    return BidLeducObserver(self.rules, iig_obs_type, params)
+
+
+class BidLeducState(pyspiel.State):
+  """A Leduc(k) state: the ranks dealt, both stakes and the action ids of
+  each round."""
+
+  def __init__(self, game: BidLeducGame):
+    super().__init__(game)
+    self._max_bid = game.rules.max_bid
+    self.ranks: list[int] = []
+    self.public: int | None = None
+    self.round = 1
+    self.stakes = [NOT_BID, NOT_BID]
+    self.sequences: list[list[int]] = [[], []]
+    self.folded: int | None = None  # The player who folded, if one did.
+    self._next_player = 0
+    self._terminal = False
+
+  # ------------------------------------------------------------- queries
+  def current_player(self):
+    if self._terminal:
+      return pyspiel.PlayerId.TERMINAL
+    if len(self.ranks) < 2 or (self.round == 2 and self.public is None):
+      return pyspiel.PlayerId.CHANCE
+    return self._next_player
+
+  def chance_outcomes(self):
+    if len(self.ranks) < 2:
+      probabilities = private_deal_probabilities(
+          self.ranks[0] if self.ranks else None)
+    else:
+      probabilities = public_deal_probabilities(tuple(self.ranks))
+    return list(enumerate(probabilities))
+
+  def _num_actions(self, player: int) -> int:
+    opponent = self.stakes[1 - player]
+    if opponent == NOT_BID:
+      return self._max_bid + 1
+    return self._max_bid - opponent + 2
+
+  def fold_action(self, player: int) -> int:
+    """The fold id of ``player`` here (always its last legal action)."""
+    return self._num_actions(player) - 1
+
+  def _new_stake(self, player: int, action: int) -> int:
+    opponent = self.stakes[1 - player]
+    return action + 1 if opponent == NOT_BID else opponent + action
+
+  def _legal_actions(self, player):
+    return list(range(self._num_actions(player)))
+
+  def is_terminal(self):
+    return self._terminal
+
+  def returns(self):
+    if not self._terminal:
+      return [0.0, 0.0]
+    if self.folded is not None:
+      loser = self.folded
+    else:
+      winner = showdown_winner(tuple(self.ranks), self.public)
+      if winner is None:
+        return [0.0, 0.0]
+      loser = 1 - winner
+    amount = float(ANTE + max(self.stakes[loser], 0))
+    return [amount, -amount] if loser == 1 else [-amount, amount]
+
+  # ------------------------------------------------------------- moves
+  def _apply_action(self, action):
+    if self.is_chance_node():
+      if len(self.ranks) < 2:
+        self.ranks.append(action)
+      else:
+        self.public = action
+      self._next_player = 0  # Player 0 opens both rounds.
+      return
+    player = self._next_player
+    self.sequences[self.round - 1].append(action)
+    if action == self.fold_action(player):
+      self.folded = player
+      self._terminal = True
+      return
+    stake = self._new_stake(player, action)
+    if stake == self.stakes[player]:  # Both stakes unchanged: round over.
+      if self.round == 2:
+        self._terminal = True
+      else:
+        self.round = 2
+      return
+    self.stakes[player] = stake
+    self._next_player = 1 - player
+
+  # ------------------------------------------------------------- strings
+  def _action_to_string(self, player, action):
+    if player == pyspiel.PlayerId.CHANCE:
+      return f"Deal:{RANK_LABELS[action]}"
+    if action == self.fold_action(player):
+      return "Fold"
+    opponent = self.stakes[1 - player]
+    stake = self._new_stake(player, action)
+    if opponent == NOT_BID:
+      return f"Bid {stake}"
+    if action == 0:
+      return "Check" if self.stakes[player] == opponent else "Match"
+    return f"Raise to {stake}"
+
+  def __str__(self):
+    ranks = " ".join(RANK_LABELS[rank] for rank in self.ranks)
+    public = "-" if self.public is None else RANK_LABELS[self.public]
+    return (f"ranks [{ranks}] public {public} round {self.round} stakes "
+            f"{_stakes_text(self.stakes)} actions {_actions_text(self)}")
+
+
+def _stakes_text(stakes) -> str:
+  return " ".join("-" if stake == NOT_BID else str(stake) for stake in stakes)
+
+
+def _actions_text(state: BidLeducState) -> str:
+  rounds = [" ".join(map(str, state.sequences[0]))]
+  if state.round == 2:
+    rounds.append(" ".join(map(str, state.sequences[1])))
+  return " | ".join(rounds).rstrip()
+
+
+class BidLeducObserver(Observer):
+  """Strings and tensors of a Leduc(k) state (layout: module docstring)."""
+
+  def __init__(self, rules: BidLeducRules, iig_obs_type=None, params=None):
+    self._rules = rules
+    super().__init__(iig_obs_type, params)
+
+  def pieces(self):
+    pieces = [("player", (2,))]
+    if self.private == PrivateInfo.SINGLE_PLAYER:
+      pieces.append(("private_rank", (RANKS,)))
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      pieces.append(("private_ranks", (2, RANKS)))
+    if self.public:
+      pieces.append(("public_rank", (RANKS,)))
+      if self.perfect_recall:
+        pieces.append(("actions", (self._rules.max_turns,
+                                   self._rules.max_bid + 1)))
+      else:
+        pieces.append(("stakes", (2,)))
+    return pieces
+
+  def fill(self, state, player):
+    views = self.dict
+    views["player"][player] = 1
+    if "private_rank" in views and len(state.ranks) > player:
+      views["private_rank"][state.ranks[player]] = 1
+    if "private_ranks" in views:
+      for holder, rank in enumerate(state.ranks):
+        views["private_ranks"][holder, rank] = 1
+    if "public_rank" in views and state.public is not None:
+      views["public_rank"][state.public] = 1
+    if "actions" in views:
+      for turn, action in enumerate(state.sequences[0] + state.sequences[1]):
+        views["actions"][turn, action] = 1
+    if "stakes" in views:
+      views["stakes"][:] = [max(stake, 0) for stake in state.stakes]
+
+  def string_from(self, state, player):
+    pieces = [f"[Player {player}]"]
+    if self.private == PrivateInfo.SINGLE_PLAYER and len(state.ranks) > player:
+      pieces.append(f"[Rank {RANK_LABELS[state.ranks[player]]}]")
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      ranks = " ".join(RANK_LABELS[rank] for rank in state.ranks)
+      pieces.append(f"[Ranks {ranks}]")
+    if self.public:
+      public = "-" if state.public is None else RANK_LABELS[state.public]
+      pieces.append(f"[Public {public}]")
+      if self.perfect_recall:
+        pieces.append(f"[Actions {_actions_text(state)}]")
+      else:
+        pieces.append(f"[Round {state.round}][Stakes "
+                      f"{_stakes_text(state.stakes)}]")
+    return "".join(pieces)
+
+
+pyspiel.register_game(_GAME_TYPE, BidLeducGame)
