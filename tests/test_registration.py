@@ -35,8 +35,8 @@ def test_import_registers_the_games_without_the_engine():
       """)
   lines = output.splitlines()
   sys.stderr.write(lines[0] + "\n")  # The import time, for the record.
-  assert lines[1] == str(["spiel_ext_leduc", "spiel_ext_unknown_env",
-                          "spiel_ext_vnm_poker"])
+  assert lines[1] == str(["spiel_ext_bid_leduc", "spiel_ext_leduc",
+                          "spiel_ext_unknown_env", "spiel_ext_vnm_poker"])
   assert lines[2] == "3 30"
   assert lines[3] == "heavy []"
 
