@@ -130,3 +130,22 @@ def test_learners_refuse_a_game_that_is_not_an_unknown_environment():
   with pytest.raises(ValueError, match="eta"):
     VCFRLearner(true_game_string("kuhn_poker", 0), eta=-1.0)
   assert pyspiel.load_game(true_game_string("kuhn_poker", 0))
+
+
+def test_information_gain_updated_in_place_equals_a_fresh_computation():
+  environment = environment_of(
+      true_game_string("spiel_ext_bid_leduc(max_bid=2)", 0))
+  rules = environment.rules
+  running, reference = ConjugatePosterior(rules), ConjugatePosterior(rules)
+  rng = np.random.default_rng(0)
+  for number in range(300):
+    episode = environment.play_episode(rules.uniform_policy(), rng)
+    running.observe(episode.histories, episode.reward)
+    reference.observe(episode.histories, episode.reward)
+    if number % 7 == 0:
+      running.information_gain()
+  fresh = ConjugatePosterior(rules)
+  fresh.wins, fresh.losses = reference.wins, reference.losses
+  fresh.chance_counts = reference.chance_counts
+  np.testing.assert_array_equal(running.information_gain(),
+                                fresh.information_gain())

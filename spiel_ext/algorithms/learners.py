@@ -179,10 +179,9 @@ class VCFRLearner(PSRLCFRLearner):
 
   def _with_bonus(self, model):
     chance_prob, utility = model
-    bonus = self.eta * self.posterior.information_gain()
     terminals = self.rules.terminals
-    utility = utility.copy()
-    utility[terminals] += bonus[terminals, None]
+    bonus = self.eta * self.posterior.information_gain()[terminals]
+    utility[terminals] += bonus[:, None]  # utility is a fresh array.
     return chance_prob, utility
 
   def _model(self):

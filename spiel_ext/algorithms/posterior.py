@@ -99,6 +99,8 @@ class ConjugatePosterior:
     self.wins = np.where(tree.is_terminal, prior, 0.0)
     self.losses = self.wins.copy()
     self.observations = 0
+    self._gain: np.ndarray | None = None
+    self._changed: list[np.ndarray] = []
 
   def observe(self, histories, reward: float) -> None:
     """Counts one episode: its path of histories (root to terminal) and
@@ -115,6 +117,7 @@ class ConjugatePosterior:
     else:
       self.losses[terminal] += 1.0
     self.observations += 1
+    self._changed.append(path)
 
   # ---------------------------------------------------------- model games
   def _node_totals(self, weights: np.ndarray) -> np.ndarray:
@@ -157,17 +160,32 @@ class ConjugatePosterior:
   # ---------------------------------------------------- information gain
   def information_gain(self) -> np.ndarray:
     """[histories]: the expected KL(posterior after || posterior before) of
-    observing the outcome at each chance child's node (credited to the
-    child, weighted by its predictive probability) and the reward at each
-    terminal; 0 elsewhere."""
-    gain = np.zeros(self.tree.num_histories)
-    terminals = self.tree.terminals
+    observing the reward at each terminal (weighted over the predictive
+    win probability) and, at each chance child, of seeing its outcome once
+    more at its node; 0 elsewhere. Updated where episodes changed counts
+    since the last call (read-only: do not modify)."""
+    if self._gain is None:
+      self._gain = np.zeros(self.tree.num_histories)
+      self._update_gain(self.tree.terminals, self._chance_children)
+    elif self._changed:
+      touched = np.unique(np.concatenate(self._changed))
+      terminals = touched[self.tree.is_terminal[touched]]
+      parents = np.unique(self.tree.parent[touched[self._chance_child[
+          touched]]])
+      children = self._chance_children[np.isin(self._chance_parent, parents)]
+      self._update_gain(terminals, children)
+    self._changed = []
+    return self._gain
+
+  def _update_gain(self, terminals: np.ndarray, children: np.ndarray) -> None:
     alpha, beta = self.wins[terminals], self.losses[terminals]
     win = alpha / (alpha + beta)
-    gain[terminals] = (win * beta_kl_after_one(alpha, beta, True) +
-                       (1.0 - win) * beta_kl_after_one(alpha, beta, False))
-    children = self._chance_children
-    counts = self.chance_counts[children]
-    totals = self._node_totals(self.chance_counts)
-    gain[children] = dirichlet_kl_after_one(counts, totals)
-    return gain
+    self._gain[terminals] = (
+        win * beta_kl_after_one(alpha, beta, True) +
+        (1.0 - win) * beta_kl_after_one(alpha, beta, False))
+    if len(children):
+      counts = self.chance_counts[children]
+      totals = np.bincount(self.tree.parent[children], weights=counts,
+                           minlength=self.tree.num_histories)[
+                               self.tree.parent[children]]
+      self._gain[children] = dirichlet_kl_after_one(counts, totals)
