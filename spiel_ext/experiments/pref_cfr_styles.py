@@ -78,8 +78,9 @@ Outputs (``<output_dir>/pref_cfr_styles/``):
   iterations.
 
 Scales: quick, 300 iterations per style and game (about 2 minutes on one
-core from cold caches); paper, 10,000 (about 35 to 60 minutes on one core,
-two thirds of it Leduc 3p; about half with ``--workers=2``).
+core from cold caches); paper, 10,000 (about 40 to 60 minutes on one core,
+half of it or more Leduc 3p; the two 2-player games alone took 11 minutes;
+about 25 to 35 minutes with ``--workers=2``).
 """
 
 from __future__ import annotations
@@ -290,10 +291,6 @@ _RANKS = "23456789TJQKA"
 _CARD = re.compile(r"([2-9TJQKA])([shdc])")
 
 
-def _leduc_rank(card: int, num_ranks: int, suits: int = 2) -> str:
-  return _RANKS[-num_ranks - 1:-1][card // suits]
-
-
 def private_hand(tree, row: int) -> tuple[str, tuple]:
   """(label, sort key) of the private hand at infoset ``row``.
 
@@ -316,7 +313,8 @@ def private_hand(tree, row: int) -> tuple[str, tuple]:
       return label + ("s" if suited else "o"), (0, *ranks, int(suited))
     return label, (int(len(ranks) > 1 and len(set(ranks)) == 1), *ranks, 0)
   if text.isdigit() and tree.game.get_type().short_name == "leduc_poker":
-    rank = _leduc_rank(int(text), tree.num_players + 1)
+    from spiel_ext.games.leduc import rank_labels  # pylint: disable=g-import-not-at-top
+    rank = rank_labels(tree.num_players + 1)[int(text) // 2]
     return rank, (0, _RANKS.index(rank))
   card = re.search(r"\[Card ([2-9TJQKA])[a-z]\]", key)
   if card:
@@ -790,7 +788,7 @@ PREF_CFR_STYLES = Experiment(
     metrics=("nash_conv",),
     summarize=summarize_styles,
     cost="quick: about 2 minutes from cold caches (1:48 measured; 2:47 "
-         "on a busy 2-core machine); paper: about 35-60 minutes, two thirds "
-         "of it Leduc 3p (estimated from the quick run's time per "
-         "iteration), about half that with --workers=2",
+         "on a busy 2-core machine); paper: about 40-60 minutes (the two "
+         "2-player games took 10:44; Leduc 3p, estimated from the quick "
+         "run, is most of the rest), 25-35 with --workers=2",
     claims=styles_claims)
