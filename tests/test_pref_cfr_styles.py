@@ -18,7 +18,8 @@ from open_spiel.python.algorithms import expected_game_score
 
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext.engine import compile_game
-from spiel_ext.eval.metrics import profile_values
+from spiel_ext.eval import (first_decision_distribution, hand_strategies,
+                            profile_values)
 from spiel_ext.experiments import EXPERIMENTS
 from spiel_ext.experiments import pref_cfr_styles as styles
 from spiel_ext.experiments.solvers import (ALGORITHMS, build_style_solver,
@@ -127,12 +128,12 @@ def test_first_decision_distribution_by_hand_on_leduc():
       f"[Observer: 0][Private: {card}][Round 1][Player: 0][Pot: 2]"
       "[Money: 99 99][Round1: ][Round2: ]") for card in range(6)]
   expected = np.mean(rows, axis=0)
-  ours = styles.first_decision_distribution("leduc_poker", table)
+  ours = first_decision_distribution("leduc_poker", table)
   assert list(ours) == ["Call", "Raise"]
   assert ours["Call"] == pytest.approx(expected[1], abs=1e-12)
   assert ours["Raise"] == pytest.approx(expected[2], abs=1e-12)
   # Per hand: rank J holds cards 0 and 1, Q 2 and 3, K 4 and 5.
-  hands = styles.hand_strategies("leduc_poker", table)
+  hands = hand_strategies("leduc_poker", table)
   assert list(hands.index) == ["K", "Q", "J"]
   for rank, cards in (("J", (0, 1)), ("Q", (2, 3)), ("K", (4, 5))):
     assert hands.loc[rank, "Raise"] == pytest.approx(
@@ -156,17 +157,17 @@ def test_first_decision_distribution_by_hand_with_reach_weights():
         weight = opener[action] / 6
         weights += weight
         mix += weight * table.policy_for_key(f"{mine}{suffix}")
-  ours = styles.first_decision_distribution("kuhn_poker", table, player=1)
+  ours = first_decision_distribution("kuhn_poker", table, player=1)
   assert weights == pytest.approx(1.0)
   assert [ours["Pass"], ours["Bet"]] == pytest.approx(list(mix / weights),
                                                       abs=1e-12)
   with pytest.raises(ValueError, match="player"):
-    styles.first_decision_distribution("kuhn_poker", table, player=2)
+    first_decision_distribution("kuhn_poker", table, player=2)
 
 
 def test_hold_em_hands_are_pairs_suited_and_offsuit():
   tree = compile_game(TINY_HOLDEM_2P)
-  hands = styles.hand_strategies(tree, tree.uniform_policy())
+  hands = hand_strategies(tree, tree.uniform_policy())
   assert list(hands.index) == ["44", "33", "22", "43s", "43o", "42s", "42o",
                                "32s", "32o"]
   # 15 two-card hands from 6 cards: 1 per pair, 2 suited, 2 offsuit each.
@@ -179,11 +180,11 @@ def test_styles_shift_the_first_decision_on_leduc():
   """After 300 iterations Aggressive raises more and Loose-passive checks
   (Call) more than Normal on Leduc; with blinds, where seat 0 can fold at
   its first decision, Loose-passive folds less."""
-  mixes = {name: styles.first_decision_distribution("leduc_poker", strategy)
+  mixes = {name: first_decision_distribution("leduc_poker", strategy)
            for name, strategy in _train("leduc_poker", 300).items()}
   assert mixes["Aggressive"]["Raise"] > mixes["Normal"]["Raise"] + 0.05
   assert mixes["Loose-passive"]["Call"] > mixes["Normal"]["Call"] + 0.05
-  blinds = {name: styles.first_decision_distribution(LEDUC_BLINDS, strategy)
+  blinds = {name: first_decision_distribution(LEDUC_BLINDS, strategy)
             for name, strategy in _train(LEDUC_BLINDS, 300).items()}
   assert blinds["Normal"]["Fold"] > 0.02
   assert blinds["Loose-passive"]["Fold"] < blinds["Normal"]["Fold"] / 2

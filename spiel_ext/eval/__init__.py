@@ -2,18 +2,21 @@
 
 NashConv, exploitability, expected and best-response values, head-to-head
 payoffs (:mod:`.metrics`), the perfect-Bayesian gap (:mod:`.sequential`)
-forced paths (:mod:`.forced`) and strategy readouts (:mod:`.readouts`).
+forced paths (:mod:`.forced`), strategy readouts (:mod:`.readouts`) and
+play-style readouts at a player's first decisions (:mod:`.styles`).
 """
 
 from spiel_ext.eval.forced import force_actions
 from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
                                     expected_values, exploitability,
                                     head_to_head, head_to_head_matrix,
-                                    nash_conv)
+                                    nash_conv, profile_values)
 from spiel_ext.eval.readouts import action_probability, kuhn_alpha
 from spiel_ext.eval.sequential import SequentialGap, sequential_gap
+from spiel_ext.eval.styles import first_decision_distribution, hand_strategies
 
 __all__ = ["NashConvResult", "best_response_values", "expected_values",
            "exploitability", "head_to_head", "head_to_head_matrix",
-           "nash_conv", "SequentialGap", "sequential_gap", "force_actions",
-           "action_probability", "kuhn_alpha"]
+           "nash_conv", "profile_values", "SequentialGap", "sequential_gap",
+           "force_actions", "action_probability", "kuhn_alpha",
+           "first_decision_distribution", "hand_strategies"]

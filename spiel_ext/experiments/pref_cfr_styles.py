@@ -87,7 +87,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -97,10 +96,10 @@ import pandas as pd
 
 from spiel_ext.engine import load_game
 from spiel_ext.experiments.solvers import (STYLE_ALGORITHMS, game_string,
-                                           is_raise, move_name)
+                                           is_raise)
 from spiel_ext.experiments.spec import (Experiment, Scale, Settings,
                                         command_for, load_snapshots)
-from spiel_ext.results.figures import line_figure, save_figure
+from spiel_ext.results.figures import line_figure, stacked_bars_figure
 from spiel_ext.results.labels import game_label
 from spiel_ext.results.report import Claim, verdict_from
 from spiel_ext.results.tables import write_table
@@ -224,145 +223,12 @@ def mbh(chips: float, blind: float) -> float:
   return 1000.0 * chips / blind
 
 
-# -------------------------------------------------------------- readouts
-def _first_decisions(tree, player: int) -> np.ndarray:
-  from spiel_ext.algorithms import FirstDecisions  # pylint: disable=g-import-not-at-top
-  rows = FirstDecisions(player=player)(tree)
-  if not len(rows):
-    raise ValueError(f"player {player} has no decision in {tree.game_string}.")
-  return rows
-
-
-def _moves(tree, rows) -> dict[int, str]:
-  """{action id: move name} over the legal actions of ``rows``."""
-  from spiel_ext.algorithms.pref_cfr import action_labels  # pylint: disable=g-import-not-at-top
-  moves = {}
-  for row in rows:
-    for label, action in action_labels(tree, int(row)).items():
-      moves.setdefault(action, move_name(label))
-  return dict(sorted(moves.items()))
-
-
-def _reach_weights(tree, strategy: np.ndarray, rows) -> np.ndarray:
-  """Probability of reaching each of ``rows``: chance and the others'
-  reach, summed over the infoset (the player's own reach is 1 at a first
-  decision)."""
-  own, others = tree.infoset_reach(tree.reach(strategy))
-  return own[rows] * others[rows]
-
-
-def first_decision_distribution(game, policy: Any,
-                                player: int = 0) -> dict[str, float]:
-  """The action distribution at ``player``'s first decisions.
-
-  The average of the strategy over the infosets where ``player`` acts for
-  the first time, each weighted by the probability of reaching it (the
-  paper's "average strategy" row of Figures 5-6).
-
-  Args:
-    game: a game string, pyspiel game or compiled GameTree.
-    policy: any policy form :func:`spiel_ext.policy.as_strategy` accepts.
-    player: the seat (default 0, the paper's player 1).
-
-  Returns:
-    {move name: probability} in action-id order, e.g. {"Fold": .., "Call":
-    .., "Bet": .., "AllIn": ..}.
-
-  Raises:
-    ValueError: a policy that is not a strategy, a bad player, or first
-      decisions that the profile never reaches.
-  """
-  from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
-  from spiel_ext.policy import as_strategy  # pylint: disable=g-import-not-at-top
-  tree = compile_game(game)
-  tree.check_player(player)
-  strategy = as_strategy(tree, policy)
-  rows = _first_decisions(tree, player)
-  weights = _reach_weights(tree, strategy, rows)
-  if weights.sum() <= 0:
-    raise ValueError(f"player {player}'s first decisions are never reached "
-                     "under this policy.")
-  mix = weights @ strategy[rows] / weights.sum()
-  return {move: float(mix[action])
-          for action, move in _moves(tree, rows).items()}
-
-
-_RANKS = "23456789TJQKA"
-_CARD = re.compile(r"([2-9TJQKA])([shdc])")
-
-
-def private_hand(tree, row: int) -> tuple[str, tuple]:
-  """(label, sort key) of the private hand at infoset ``row``.
-
-  Hold'em cards (universal_poker ``[Private: 5d4d]``) become the usual
-  classes: ``55``, ``54s`` (suited), ``54o`` (offsuit), or the rank of a
-  single card; Leduc cards become their rank (leduc_poker's card id c has
-  rank c // 2, named as spiel_ext_leduc names its ranks; spiel_ext_leduc
-  writes ``[Card Js]``). Other games: the infoset key. Sorting by the key,
-  largest first, lists pairs first, then by the higher card.
-  """
-  key = tree.infoset_keys[row]
-  private = re.search(r"\[Private: ([^\]]*)\]", key)
-  text = private.group(1).strip() if private else ""
-  cards = _CARD.findall(text)
-  if cards:
-    ranks = sorted((_RANKS.index(rank) for rank, _ in cards), reverse=True)
-    label = "".join(_RANKS[rank] for rank in ranks)
-    if len(cards) == 2 and ranks[0] != ranks[1]:
-      suited = cards[0][1] == cards[1][1]
-      return label + ("s" if suited else "o"), (0, *ranks, int(suited))
-    return label, (int(len(ranks) > 1 and len(set(ranks)) == 1), *ranks, 0)
-  if text.isdigit() and tree.game.get_type().short_name == "leduc_poker":
-    from spiel_ext.games.leduc import rank_labels  # pylint: disable=g-import-not-at-top
-    rank = rank_labels(tree.num_players + 1)[int(text) // 2]
-    return rank, (0, _RANKS.index(rank))
-  card = re.search(r"\[Card ([2-9TJQKA])[a-z]\]", key)
-  if card:
-    return card.group(1), (0, _RANKS.index(card.group(1)))
-  return key, (0, -row)
-
-
-def hand_strategies(game, policy: Any, player: int = 0) -> pd.DataFrame:
-  """The strategy per private hand at ``player``'s first decisions.
-
-  One row per hand (see :func:`private_hand`; strongest first), the
-  reach-weighted average over the hand's first-decision infosets, one
-  column per move, and ``weight``, the probability of holding the hand.
-
-  Raises:
-    ValueError: as :func:`first_decision_distribution`.
-  """
-  from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
-  from spiel_ext.policy import as_strategy  # pylint: disable=g-import-not-at-top
-  tree = compile_game(game)
-  tree.check_player(player)
-  strategy = as_strategy(tree, policy)
-  rows = _first_decisions(tree, player)
-  moves = _moves(tree, rows)
-  weights = _reach_weights(tree, strategy, rows)
-  hands: dict[str, dict] = {}
-  for row, weight in zip(rows, weights):
-    label, order = private_hand(tree, int(row))
-    entry = hands.setdefault(label, {"order": order, "weight": 0.0,
-                                     "mix": np.zeros(len(moves))})
-    entry["weight"] += weight
-    entry["mix"] += weight * strategy[row, list(moves)]
-  table = []
-  for label, entry in sorted(hands.items(), key=lambda item: item[1]["order"],
-                             reverse=True):
-    total = entry["weight"]
-    mix = entry["mix"] / total if total > 0 else np.full(len(moves), np.nan)
-    table.append({"hand": label, **dict(zip(moves.values(), mix)),
-                  "weight": total})
-  return pd.DataFrame(table).set_index("hand")
-
-
 # --------------------------------------------------------- head-to-head
 def seat_values(game, style: Any, reference: Any) -> np.ndarray:
   """[seats]: the payoff of ``style`` in each seat, the others all playing
   ``reference`` (exact, in chips)."""
   from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
-  from spiel_ext.eval.metrics import profile_values  # pylint: disable=g-import-not-at-top
+  from spiel_ext.eval import profile_values  # pylint: disable=g-import-not-at-top
   tree = compile_game(game)
   values = []
   for seat in range(tree.num_players):
@@ -440,6 +306,8 @@ def analyse_game(game: str, strategies: dict[str, np.ndarray],
       :func:`game_names`).
   """
   from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
+  from spiel_ext.eval import (first_decision_distribution,  # pylint: disable=g-import-not-at-top
+                              hand_strategies)
   if name is None or slug is None:
     name, slug = game_names([game])[game]
   tree = compile_game(game)
@@ -560,42 +428,29 @@ def costs_table(results: list[GameResults],
   return pd.DataFrame(table)
 
 
+def _segment(move: str) -> tuple[str, str]:
+  """(legend label, colour) of a move's bars: its group's."""
+  group = move_group(move)
+  return ("raise (pot)" if move == "Bet" else group), _COLORS[group]
+
+
 def hands_figure(result: GameResults, path: Path) -> list[Path]:
   """Stacked bars of the strategy per private hand, one panel per style
   (the paper's Figures 5-6 at the size of our games)."""
-  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  styles = list(result.hands)
-  hands = list(result.hands[styles[0]].index)
-  width = max(3.4, 1.0 + 0.3 * len(hands))
-  figure, axes = plt.subplots(1, len(styles), squeeze=False, sharey=True,
-                              figsize=(width * len(styles) + 1.4, 4.4))
-  handles = {}
-  for axis, name in zip(axes[0], styles):
-    table = result.hands[name]
-    bottom = np.zeros(len(table))
-    for move in [c for c in table.columns if c != "weight"]:
-      group = move_group(move)
-      values = table[move].to_numpy()
-      label = "raise (pot)" if move == "Bet" else group
-      handles[label] = axis.bar(range(len(table)), values, bottom=bottom,
-                                width=0.85, color=_COLORS[group], label=label)
-      bottom += values
-    axis.set_xticks(range(len(table)))
-    axis.set_xticklabels(table.index, rotation=90 if len(table) > 8 else 0,
-                         fontsize=8)
+  panels = {}
+  for name, table in result.hands.items():
     mix = result.distribution[name]
-    axis.set_title(f"{name}\n" + ", ".join(
-        f"{group} {100 * mix[group]:.0f}%" for group in result.offered),
-                   fontsize=9)
-    axis.set_xlabel("private hand (strongest first)", fontsize=9)
-    axis.set_ylim(0, 1)
-  axes[0, 0].set_ylabel("probability at the first decision")
-  axes[0, -1].legend(list(handles.values()), list(handles), fontsize=8,
-                     loc="upper left", bbox_to_anchor=(1.02, 1.0))
-  figure.suptitle(textwrap.fill(
-      f"{result.name}: player 1's first decision per private hand "
-      "(Pref-CFR paper, Figs. 5-6)", 110), fontsize=10)
-  return save_figure(figure, path)
+    panels[f"{name}\n" + ", ".join(
+        f"{group} {100 * mix[group]:.0f}%" for group in result.offered)] = (
+            table.drop(columns="weight"))
+  return stacked_bars_figure(
+      panels, path, xlabel="private hand (strongest first)",
+      ylabel="probability at the first decision",
+      segments={move: _segment(move) for table in panels.values()
+                for move in table.columns},
+      title=textwrap.fill(
+          f"{result.name}: player 1's first decision per private hand "
+          "(Pref-CFR paper, Figs. 5-6)", 110))
 
 
 def summarize_styles(frame: pd.DataFrame, settings: Settings,

@@ -15,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top,wrong-import-position
+import numpy as np  # pylint: disable=g-import-not-at-top,wrong-import-position
 import pandas as pd  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 from spiel_ext.results.labels import game_label  # pylint: disable=g-import-not-at-top,wrong-import-position
@@ -230,4 +231,47 @@ def histogram_figure(values, path: str | Path, *, xlabel: str, title: str,
   axis.set_title(title, fontsize=11)
   if reference:
     axis.legend(fontsize=8)
+  return save_figure(figure, path)
+
+
+def stacked_bars_figure(panels: dict[str, pd.DataFrame], path: str | Path,
+                        *, title: str, xlabel: str, ylabel: str,
+                        segments: dict[Any, tuple[str, str]] | None = None,
+                        ylim: tuple[float, float] | None = (0.0, 1.0)
+                        ) -> list[Path]:
+  """One panel per entry of ``panels`` ({panel title: table}) side by side,
+  one stacked bar per row of its table (the row labels under the bars,
+  upright past 8 rows), one segment per column from the bottom up, such as
+  a strategy per private hand for each of several styles; PNG and PDF.
+  Returns the files written.
+
+  Args:
+    segments: {column: (legend label, color)}; columns with the same label
+      share one legend entry (default: the column name, the colour cycle).
+    ylim: the y range all panels share (None: matplotlib's).
+  """
+  tables = list(panels.values())
+  width = max(3.4, 1.0 + 0.3 * len(tables[0]))
+  figure, axes = plt.subplots(1, len(tables), squeeze=False, sharey=True,
+                              figsize=(width * len(tables) + 1.4, 4.4))
+  handles = {}
+  for axis, (panel_title, table) in zip(axes[0], panels.items()):
+    bottom = np.zeros(len(table))
+    for column in table.columns:
+      label, color = (segments or {}).get(column, (str(column), None))
+      values = table[column].to_numpy()
+      handles[label] = axis.bar(range(len(table)), values, bottom=bottom,
+                                width=0.85, color=color, label=label)
+      bottom += values
+    axis.set_xticks(range(len(table)))
+    axis.set_xticklabels(table.index, rotation=90 if len(table) > 8 else 0,
+                         fontsize=8)
+    axis.set_title(panel_title, fontsize=9)
+    axis.set_xlabel(xlabel, fontsize=9)
+    if ylim is not None:
+      axis.set_ylim(*ylim)
+  axes[0, 0].set_ylabel(ylabel)
+  axes[0, -1].legend(list(handles.values()), list(handles), fontsize=8,
+                     loc="upper left", bbox_to_anchor=(1.02, 1.0))
+  figure.suptitle(title, fontsize=10)
   return save_figure(figure, path)
