@@ -85,12 +85,6 @@ STYLE_VULNERABILITY = 0.05
 STYLES = ("normal", "aggressive", "loose-passive")
 
 
-def move_name(label: str) -> str:
-  """An action label without universal_poker's ``player=i move=`` prefix:
-  ``"player=0 move=Bet"`` -> ``"Bet"``, ``"Raise"`` -> ``"Raise"``."""
-  return label.rsplit("move=", 1)[-1]
-
-
 def is_raise(move: str) -> bool:
   """Whether a move counts as a raise for the aggressive style: ``Raise``,
   ``Bet`` or ``Bet<size>``; ``AllIn`` does not."""
@@ -117,6 +111,7 @@ def style_preference(game, style: str,
   from spiel_ext.algorithms import FirstDecisions  # pylint: disable=g-import-not-at-top
   from spiel_ext.algorithms.pref_cfr import action_labels  # pylint: disable=g-import-not-at-top
   from spiel_ext.engine import compile_game  # pylint: disable=g-import-not-at-top
+  from spiel_ext.eval.styles import move_name  # pylint: disable=g-import-not-at-top
   wanted = {"aggressive": is_raise, "loose-passive": lambda m: m == "Call"}
   if style not in wanted:
     raise ValueError(f"style must be one of {sorted(wanted)} for a "
