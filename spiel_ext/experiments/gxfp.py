@@ -460,7 +460,7 @@ GXFP_VNM_RAISE = Experiment(
                 algorithms=_RAISE_ORDER),
     metrics=_METRICS,
     summarize=summarize_raise,
-    cost="quick: about 1 minute; paper: about 30 minutes",
+    cost="quick: about 20 s; paper: 25 minutes with --workers=2",
     claims=raise_claims)
 
 
