@@ -15,7 +15,8 @@ import spiel_ext  # pylint: disable=unused-import
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
 from spiel_ext.algorithms.learners import (NaiveCFRLearner, PSRLCFRLearner,
-                                           VCFRLearner, environment_of)
+                                           RandomLearner, VCFRLearner,
+                                           environment_of)
 from spiel_ext.algorithms.posterior import (ConjugatePosterior,
                                             beta_kl_after_one, digamma,
                                             dirichlet_kl_after_one)
@@ -95,7 +96,7 @@ def test_model_games_are_distributions_and_seeded():
 
 
 @pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
-                                     VCFRLearner])
+                                     VCFRLearner, RandomLearner])
 def test_learners_count_episodes_and_improve(learner):
   game = true_game_string("kuhn_poker", 2)
   agent = learner(game, seed=0)
@@ -149,3 +150,21 @@ def test_information_gain_updated_in_place_equals_a_fresh_computation():
   fresh.chance_counts = reference.chance_counts
   np.testing.assert_array_equal(running.information_gain(),
                                 fresh.information_gain())
+
+
+@pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
+                                     VCFRLearner, RandomLearner])
+def test_learners_see_the_hidden_parameters_only_through_episodes(learner):
+  """Swapping the environment's hidden episode sampler for another
+  instance's after construction gives exactly the other instance's
+  learner: nothing but the episodes carries the hidden parameters."""
+  base = "spiel_ext_bid_leduc(max_bid=1)"
+  swapped = learner(true_game_string(base, 0), seed=7)
+  other = learner(true_game_string(base, 1), seed=7)
+  swapped._environment._sample = other._environment._sample  # pylint: disable=protected-access
+  for _ in range(40):
+    swapped.evaluate_and_update_policy()
+    other.evaluate_and_update_policy()
+  np.testing.assert_array_equal(swapped.average_strategy(),
+                                other.average_strategy())
+  np.testing.assert_array_equal(swapped.posterior.wins, other.posterior.wins)

@@ -10,6 +10,7 @@ a model game swapped into the one compiled tree
 
 - :class:`NaiveCFRLearner`: the model is the posterior mean; both episodes
   play the average strategy (Naive-CFR / Naive-DCFR of Qiu et al.).
+  :class:`RandomLearner` is the same with uniformly random episodes.
 - :class:`PSRLCFRLearner`: the model is a posterior draw; the episodes are
   (best response of player 0 to player 1's average, player 1's average)
   and (player 0's average, best response of player 1), both best responses
@@ -136,6 +137,14 @@ class NaiveCFRLearner(ModelBasedLearner):
 
   def _model(self):
     return self.posterior.mean_game()
+
+
+class RandomLearner(NaiveCFRLearner):
+  """The Random baseline: both episodes play uniformly at random; what it
+  outputs is Naive-CFR's average on the posterior those episodes build."""
+
+  def _interaction(self, average):
+    return [self.rules.uniform_policy()] * self.episodes_per_iteration
 
 
 class PSRLCFRLearner(ModelBasedLearner):

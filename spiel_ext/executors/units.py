@@ -141,9 +141,11 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
       policy = solver.average_policy()
       measured = measure(unit, metrics, policy)
       if iteration in eval_points:
+        # Learners in unknown environments count the episodes they played.
+        episodes = getattr(solver, "episodes", None)
         sink.rows([Row(unit.experiment, unit.game, unit.algorithm,
-                       unit.hyperparameter_json, unit.seed, iteration, None,
-                       seconds, name, measured[name])
+                       unit.hyperparameter_json, unit.seed, iteration,
+                       episodes, seconds, name, measured[name])
                    for name in unit.metrics])
       for name, metric, threshold in unit.snapshots:
         if name not in taken and measured.get(metric, np.inf) <= threshold:
