@@ -14,8 +14,9 @@ import pytest
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
-from spiel_ext.algorithms.learners import (NaiveCFRLearner,
+from spiel_ext.algorithms.learners import (FSPLearner, NaiveCFRLearner,
                                            OutcomeSamplingLearner,
+                                           VFSPLearner,
                                            PSRLCFRLearner, RandomLearner,
                                            VCFRLearner, environment_of)
 from spiel_ext.algorithms.posterior import (ConjugatePosterior,
@@ -155,7 +156,8 @@ def test_information_gain_updated_in_place_equals_a_fresh_computation():
 
 @pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
                                      VCFRLearner, RandomLearner,
-                                     OutcomeSamplingLearner])
+                                     OutcomeSamplingLearner, FSPLearner,
+                                     VFSPLearner])
 def test_learners_see_the_hidden_parameters_only_through_episodes(learner):
   """Swapping the environment's hidden episode sampler for another
   instance's after construction gives exactly the other instance's
@@ -172,13 +174,15 @@ def test_learners_see_the_hidden_parameters_only_through_episodes(learner):
   assert swapped.episodes == other.episodes == 80
 
 
-def test_outcome_sampling_learner_converges_on_unknown_kuhn():
+@pytest.mark.parametrize("learner", [OutcomeSamplingLearner, FSPLearner,
+                                     VFSPLearner])
+def test_model_free_learners_converge_on_unknown_kuhn(learner):
   game = true_game_string("kuhn_poker", 2)
-  agent = OutcomeSamplingLearner(game, seed=0)
+  agent = learner(game, seed=0)
   start = se.nash_conv(game, agent.average_policy())
   for _ in range(5000):
     agent.evaluate_and_update_policy()
   assert agent.episodes == 10_000
   assert se.nash_conv(game, agent.average_policy()) < min(0.15, start / 3)
   with pytest.raises(ValueError, match="epsilon"):
-    OutcomeSamplingLearner(game, epsilon=0.0)
+    learner(game, epsilon=-1.0)

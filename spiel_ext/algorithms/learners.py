@@ -19,6 +19,8 @@ a model game swapped into the one compiled tree
   Imperfect Information", ICLR 2020).
 - :class:`OutcomeSamplingLearner`: MCCFR with outcome sampling on the
   episodes themselves, no model (below).
+- :class:`FSPLearner` / :class:`VFSPLearner`: fictitious self-play with
+  tabular fitted-Q best responses, without / with the bonus (below).
 - :class:`VCFRLearner`: PSRLCFR's loop with an information-gain bonus
   r' = r + eta * IG(z) added to both players' modelled rewards at every
   terminal z (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret
@@ -299,3 +301,139 @@ class OutcomeSamplingLearner(EpisodeLearner):
     with np.errstate(invalid="ignore", divide="ignore"):
       average = self.cumulative_policy / totals
     return np.where(totals > 0, average, self._uniform)
+
+
+class FSPLearner(EpisodeLearner):
+  """Fictitious self-play with tabular fitted-Q best responses (Heinrich,
+  Lanctot, Silver, "Fictitious Self-Play in Extensive-Form Games", ICML
+  2015), the FSP baseline of Qiu et al.
+
+  Each iteration plays one episode per player i: i plays epsilon-greedy
+  on its Q table, the opponent its average policy. i's transitions (its
+  infoset, action, reward, next own infoset) enter a replay buffer, and a
+  minibatch of them updates Q by Q(I, a) += lr (target - Q(I, a)), target
+  = the reward at the episode's end or max_b Q(I', b) at i's next
+  decision. The average policy counts, at every infoset i visits, the
+  greedy action (the supervised average of the best responses, weighted
+  by how often i reaches the infoset).
+
+  Args:
+    game: the true game (see :class:`EpisodeLearner`).
+    epsilon: exploration of the best response, in [0, 1] (default 0.1).
+    learning_rate: in (0, 1] (default 0.1).
+    buffer_size: transitions kept, an int >= 1 (default 2**14).
+    batch_size: transitions replayed per episode, an int >= 1 (default 64).
+    seed: an int >= 0 (default 0).
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, epsilon: float = 0.1,
+               learning_rate: float = 0.1, buffer_size: int = 2**14,
+               batch_size: int = 64, seed: int = 0):
+    self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
+    self.learning_rate = check_real("learning_rate", learning_rate, 0.0, 1.0,
+                                    low_inclusive=False)
+    for name, value in (("buffer_size", buffer_size),
+                        ("batch_size", batch_size)):
+      if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1; got {value!r}.")
+    super().__init__(game, seed=seed)
+    rules = self.rules
+    self._legal = rules.infoset_legal
+    self._uniform = rules.uniform_policy()
+    self.q_values = np.zeros(self._legal.shape)
+    self.cumulative_policy = np.zeros(self._legal.shape)
+    # Replay buffer: (row, action, reward, next row or -1) per transition.
+    self._buffer = np.zeros((buffer_size, 4))
+    self._stored = 0
+    self._batch_size = batch_size
+
+  def _greedy(self) -> np.ndarray:
+    """[infosets] the greedy action of Q (lowest id among ties)."""
+    return np.argmax(np.where(self._legal, self.q_values, -np.inf), axis=1)
+
+  def _bonus(self, terminal: int) -> float:
+    del terminal
+    return 0.0
+
+  def _observe(self, episode) -> None:
+    del episode
+
+  def evaluate_and_update_policy(self) -> None:
+    rules = self.rules
+    average = self.average_strategy()
+    for player in (0, 1):
+      rows = rules.player_rows[player]
+      greedy = self._greedy()
+      behaviour = average.copy()
+      explore = self.epsilon * self._uniform[rows]
+      behaviour[rows] = explore
+      behaviour[np.arange(rows.start, rows.stop), greedy[rows]] += (
+          1.0 - self.epsilon)
+      episode = self._environment.play_episode(behaviour, self._rng)
+      self._observe(episode)
+      path = episode.histories
+      reward = (episode.reward if player == 0 else -episode.reward) + (
+          self._bonus(path[-1]))
+      steps = [(int(rules.infoset[h]), int(rules.action[child]))
+               for h, child in zip(path[:-1], path[1:])
+               if rules.node_player[h] == player]
+      for index, (row, action) in enumerate(steps):
+        last = index == len(steps) - 1
+        self._store(row, action, reward if last else 0.0,
+                    -1 if last else steps[index + 1][0])
+        self.cumulative_policy[row, greedy[row]] += 1.0
+      self._replay()
+    self._iteration += 1
+
+  def _store(self, row: int, action: int, reward: float, following: int):
+    slot = self._stored % len(self._buffer)
+    self._buffer[slot] = (row, action, reward, following)
+    self._stored += 1
+
+  def _replay(self) -> None:
+    size = min(self._stored, len(self._buffer))
+    if not size:
+      return
+    batch = self._buffer[self._rng.integers(size, size=self._batch_size)]
+    rows, actions = batch[:, 0].astype(int), batch[:, 1].astype(int)
+    following = batch[:, 3].astype(int)
+    best_next = np.max(np.where(self._legal, self.q_values, -np.inf)[
+        np.maximum(following, 0)], axis=1)
+    target = np.where(following < 0, batch[:, 2], best_next)
+    for row, action, value in zip(rows, actions, target):
+      self.q_values[row, action] += self.learning_rate * (
+          value - self.q_values[row, action])
+
+  def average_strategy(self) -> np.ndarray:
+    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+      average = self.cumulative_policy / totals
+    return np.where(totals > 0, average, self._uniform)
+
+
+class VFSPLearner(FSPLearner):
+  """FSP with the information-gain bonus eta * IG(z) of the conjugate model
+  added to the reward of every episode ending at z (Qiu et al.'s VFSP);
+  the model only measures information, FSP itself stays model-free.
+
+  Args:
+    eta: the bonus weight, a finite number >= 0 (default 0.005).
+    Other arguments as :class:`FSPLearner`.
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, eta: float = 0.005,
+               **kwargs):
+    self.eta = check_real("eta", eta, 0.0)
+    super().__init__(game, **kwargs)
+    self.posterior = ConjugatePosterior(self.rules)
+
+  def _bonus(self, terminal: int) -> float:
+    del terminal  # The episode just observed (see _observe).
+    return self.eta * self._last_gain
+
+  def _observe(self, episode) -> None:
+    # The bonus is the information the episode's reward brought: the gain
+    # at its terminal before this observation was counted.
+    self._last_gain = float(
+        self.posterior.information_gain()[episode.terminal])
+    self.posterior.observe(episode.histories, episode.reward)
