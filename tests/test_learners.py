@@ -186,3 +186,40 @@ def test_model_free_learners_converge_on_unknown_kuhn(learner):
   assert se.nash_conv(game, agent.average_policy()) < min(0.15, start / 3)
   with pytest.raises(ValueError, match="epsilon"):
     learner(game, epsilon=-1.0)
+
+
+@pytest.mark.parametrize("learner", [VCFRLearner, OutcomeSamplingLearner,
+                                     VFSPLearner])
+def test_a_pickled_learner_continues_exactly(learner):
+  """Checkpoints: a learner pickled mid-run and restored continues with the
+  same episodes and strategies as one never interrupted."""
+  import pickle  # pylint: disable=g-import-not-at-top
+  game = true_game_string("spiel_ext_bid_leduc(max_bid=1)", 3)
+  straight, interrupted = learner(game, seed=2), learner(game, seed=2)
+  for _ in range(30):
+    straight.evaluate_and_update_policy()
+    interrupted.evaluate_and_update_policy()
+  restored = pickle.loads(pickle.dumps(interrupted))
+  for _ in range(30):
+    straight.evaluate_and_update_policy()
+    restored.evaluate_and_update_policy()
+  assert restored.episodes == straight.episodes == 120
+  np.testing.assert_array_equal(restored.average_strategy(),
+                                straight.average_strategy())
+
+
+def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
+  from test_runner import _run  # pylint: disable=g-import-not-at-top
+  from spiel_ext.results.store import load_results  # pylint: disable=g-import-not-at-top
+  _run("--experiment=vcfr_unknown_env", f"--output_dir={tmp_path}",
+       "--iterations=20", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
+       "env_seed=0)", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
+       "env_seed=1)")
+  folder = tmp_path / "vcfr_unknown_env"
+  frame = load_results(folder)
+  assert set(frame.algorithm) == {"VCFR", "PSRLCFR", "FSP", "MCCFR-OS",
+                                  "Naive-CFR", "Random"}
+  last = frame[frame.iteration == 20]
+  assert (last.episodes == 40).all()
+  assert (folder / "figures" / "nash_conv_vs_episodes.png").exists()
+  assert "unknown Kuhn" in (folder / "tables" / "final.md").read_text()

@@ -85,13 +85,49 @@ class EpisodeLearner:
   """
 
   def __init__(self, game: pyspiel.Game | str, *, seed: int = 0):
-    self._environment = environment_of(game)
-    self._true_tree = compile_game(str(game))
-    self.rules = self._environment.rules
+    self._game = str(game)
     self._rng = np.random.default_rng(seed)
     self._iteration = 0
+    self._attach_environment()
+
+  def _attach_environment(self) -> None:
+    self._environment = environment_of(self._game)
+    self._true_tree = compile_game(self._game)
+    self.rules = self._environment.rules
     self._true_rows = np.array([self._true_tree.key_to_infoset[key]
                                 for key in self.rules.infoset_keys])
+
+  # Pickling (checkpoints): trees and the environment are rebuilt from the
+  # game string; a regret minimiser and a posterior travel as their arrays.
+  _REBUILT = ("_environment", "_true_tree", "rules", "_true_rows", "_solver",
+              "posterior")
+
+  def __getstate__(self) -> dict:
+    state = {key: value for key, value in self.__dict__.items()
+             if key not in self._REBUILT}
+    state["_episodes"] = self.episodes
+    if hasattr(self, "_solver"):
+      state["_solver_class"] = type(self._solver)
+      state["_solver_state"] = self._solver.state_dict()
+    if hasattr(self, "posterior"):
+      state["_posterior_counts"] = self.posterior.counts()
+    return state
+
+  def __setstate__(self, state: dict) -> None:
+    state = dict(state)
+    episodes = state.pop("_episodes")
+    solver_class = state.pop("_solver_class", None)
+    solver_state = state.pop("_solver_state", None)
+    counts = state.pop("_posterior_counts", None)
+    self.__dict__.update(state)
+    self._attach_environment()
+    self._environment.episodes = episodes
+    if solver_class is not None:
+      self._solver = solver_class(self.rules)
+      self._solver.load_state_dict(solver_state)
+    if counts is not None:
+      self.posterior = ConjugatePosterior(self.rules)
+      self.posterior.load_counts(counts)
 
   @property
   def episodes(self) -> int:

@@ -131,6 +131,23 @@ class ConjugatePosterior:
     self.observations += 1
     self._changed.append(path)
 
+  def counts(self) -> dict[str, np.ndarray | int]:
+    """The posterior's state (for checkpoints)."""
+    return {"chance_counts": self.chance_counts.copy(),
+            "wins": self.wins.copy(), "losses": self.losses.copy(),
+            "observations": self.observations}
+
+  def load_counts(self, counts: dict[str, np.ndarray | int]) -> None:
+    """Restores :meth:`counts` (the information gain is recomputed)."""
+    for name in ("chance_counts", "wins", "losses"):
+      value = np.asarray(counts[name], dtype=np.float64)
+      if value.shape != (self.tree.num_histories,):
+        raise ValueError(f"{name} must have shape "
+                         f"({self.tree.num_histories},); got {value.shape}.")
+      setattr(self, name, value.copy())
+    self.observations = int(counts["observations"])
+    self._gain, self._changed = None, []
+
   # ---------------------------------------------------------- model games
   def _node_totals(self, weights: np.ndarray) -> np.ndarray:
     """For each chance child, the sum of ``weights`` over its siblings."""

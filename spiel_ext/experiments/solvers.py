@@ -190,6 +190,39 @@ PREF_CFR_KUHN_SETTINGS = {
                                     ("br", "Pass", 5.0), ("br", "Pass", 10.0)]
 }
 
+def build_learner(game: str, seed: int = 0, *, learner: str,
+                  **hyperparameters):
+  """``spiel_ext.algorithms.learners.<learner>(game, seed=seed, ...)``: a
+  learner of an unknown environment (``game`` is its true game)."""
+  from spiel_ext.algorithms import learners  # pylint: disable=g-import-not-at-top
+  return getattr(learners, learner)(game, seed=seed, **hyperparameters)
+
+
+def _learner(learner: str, description: str,
+             **hyperparameters) -> AlgorithmEntry:
+  return AlgorithmEntry(
+      functools.partial(build_learner, learner=learner, **hyperparameters),
+      tuple(sorted(hyperparameters.items())), description)
+
+
+LEARNER_ALGORITHMS = {
+    "VCFR": _learner("VCFRLearner", "PSRLCFR's loop with the conjugate "
+                     "information-gain bonus, eta = 0.005", eta=0.005),
+    "PSRLCFR": _learner("PSRLCFRLearner", "posterior sampling (Zhou, Li, "
+                        "Zhu 2020)"),
+    "FSP": _learner("FSPLearner", "fictitious self-play, tabular fitted-Q"),
+    "MCCFR-OS": _learner("OutcomeSamplingLearner", "outcome-sampling MCCFR "
+                         "on real episodes, epsilon = 0.1", epsilon=0.1),
+    "Naive-CFR": _learner("NaiveCFRLearner", "CFR on the posterior mean"),
+    "Random": _learner("RandomLearner", "uniform episodes, Naive-CFR's "
+                       "average"),
+    "VDCFR": _learner("VCFRLearner", "VCFR on DCFR", eta=0.005, base="dcfr"),
+    "Naive-DCFR": _learner("NaiveCFRLearner", "DCFR on the posterior mean",
+                           base="dcfr"),
+    "VFSP": _learner("VFSPLearner", "FSP with the information-gain bonus, "
+                     "eta = 0.005", eta=0.005),
+}
+
 ALGORITHMS: dict[str, AlgorithmEntry] = {
     "CFR": _ours("CFRSolver", "vanilla CFR, random initial regrets",
                  random_init=True),
@@ -233,6 +266,7 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
         seeded=False),
     **PREF_CFR_KUHN_SETTINGS,
     **STYLE_ALGORITHMS,
+    **LEARNER_ALGORITHMS,
 }
 
 
