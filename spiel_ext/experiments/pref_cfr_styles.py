@@ -642,8 +642,6 @@ PREF_CFR_STYLES = Experiment(
     paper=Scale(iterations=10_000, seeds=1, games=GAMES, algorithms=STYLES),
     metrics=("nash_conv",),
     summarize=summarize_styles,
-    cost="quick: about 2 minutes from cold caches (1:48 measured; 2:47 "
-         "on a busy 2-core machine); paper: about 40-60 minutes (the two "
-         "2-player games took 10:44; Leduc 3p, estimated from the quick "
-         "run, is most of the rest), 25-35 with --workers=2",
+    cost="quick: about 2 minutes from cold caches; paper: 25 minutes "
+         "with --workers=2 (Leduc 3p is most of it)",
     claims=styles_claims)
