@@ -221,6 +221,11 @@ LEARNER_ALGORITHMS = {
                            base="dcfr"),
     "VFSP": _learner("VFSPLearner", "FSP with the information-gain bonus, "
                      "eta = 0.005", eta=0.005),
+    # The eta sweep: the conjugate model's information gain is small, so
+    # the paper's eta (tuned for its neural model) barely moves PSRLCFR.
+    **{f"VCFR (eta={eta:g})": _learner(
+        "VCFRLearner", f"VCFR with eta = {eta:g}", eta=eta)
+       for eta in (0.05, 0.5, 5.0)},
 }
 
 ALGORITHMS: dict[str, AlgorithmEntry] = {

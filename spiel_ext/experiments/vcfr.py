@@ -8,7 +8,9 @@ arXiv:2110.07892.
   vs episodes for VCFR, PSRLCFR, FSP, MCCFR-OS, Naive-CFR and Random on
   unknown Kuhn, Leduc(4) and Leduc(5), mean and 90% band over environment
   seeds (each environment seed is one game: its hidden chance and rewards).
-- ``vcfr_ablations``: Figures 5-6. VDCFR vs Naive-DCFR and VFSP vs FSP.
+- ``vcfr_ablations``: Figures 5-6. VDCFR vs Naive-DCFR and VFSP vs FSP;
+  and the bonus weight eta swept (0.005, the paper's, to 5) against
+  PSRLCFR (eta = 0).
 
 VCFR here uses the exact conjugate model (closed-form information gain),
 not the paper's Bayesian neural network. The paper plots the logarithm of
@@ -33,7 +35,8 @@ from spiel_ext.results.tables import write_table
 
 _PAPER = "VCFR (Qiu et al. 2023)"
 _MAIN = ("VCFR", "PSRLCFR", "FSP", "MCCFR-OS", "Naive-CFR", "Random")
-_ABLATIONS = ("VDCFR", "Naive-DCFR", "VFSP", "FSP")
+_ABLATIONS = ("VDCFR", "Naive-DCFR", "VFSP", "FSP", "PSRLCFR", "VCFR",
+              "VCFR (eta=0.05)", "VCFR (eta=0.5)", "VCFR (eta=5)")
 _BASES = ("kuhn_poker()", "spiel_ext_bid_leduc(max_bid=4)",
           "spiel_ext_bid_leduc(max_bid=5)")
 
@@ -135,7 +138,11 @@ def ablation_claims(frame: pd.DataFrame, settings: Settings,
   del folder
   return _ranking_claims(frame, settings, "vcfr_ablations", [
       ("VDCFR", "Naive-DCFR", "The information gain helps DCFR (Fig. 5)"),
-      ("VFSP", "FSP", "The information gain helps FSP (Fig. 6)")])
+      ("VFSP", "FSP", "The information gain helps FSP (Fig. 6)")] + [
+          (name, "PSRLCFR", f"The information gain helps CFR: {name} vs "
+           "PSRLCFR (no bonus)")
+          for name in ("VCFR", "VCFR (eta=0.05)", "VCFR (eta=0.5)",
+                       "VCFR (eta=5)")])
 
 
 _QUICK_GAMES = environments(("kuhn_poker()",
@@ -159,7 +166,8 @@ VCFR_UNKNOWN_ENV = Experiment(
 
 VCFR_ABLATIONS = Experiment(
     name="vcfr_ablations",
-    description="VCFR Figs. 5-6: VDCFR vs Naive-DCFR, VFSP vs FSP",
+    description="VCFR Figs. 5-6: VDCFR vs Naive-DCFR, VFSP vs FSP; the eta "
+                "sweep",
     quick=Scale(iterations=300, seeds=1, games=_QUICK_GAMES,
                 algorithms=_ABLATIONS),
     paper=Scale(iterations=20_000, seeds=1, games=_PAPER_GAMES,
