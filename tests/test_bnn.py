@@ -210,3 +210,28 @@ def test_pickles_and_resumes_identically(tiny):
   copy.train(5)
   np.testing.assert_array_equal(model.information_gain(),
                                 copy.information_gain())
+
+
+def test_vcfr_with_the_bnn_information_model_learns_and_resumes():
+  """VCFR(information="bnn") runs, counts its episodes, improves on unknown
+  Kuhn, and a pickled learner continues exactly."""
+  import pickle  # pylint: disable=g-import-not-at-top
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  from spiel_ext.algorithms.learners import VCFRLearner  # pylint: disable=g-import-not-at-top
+  from spiel_ext.games.unknown_env import true_game_string  # pylint: disable=g-import-not-at-top
+  game = true_game_string("kuhn_poker", 2)
+  learner = VCFRLearner(game, information="bnn", eta=0.05, kl_every=5,
+                        seed=1)
+  start = se.nash_conv(game, learner.average_policy())
+  for _ in range(150):
+    learner.evaluate_and_update_policy()
+  assert learner.episodes == 300
+  assert se.nash_conv(game, learner.average_policy()) < start
+  restored = pickle.loads(pickle.dumps(learner))
+  for _ in range(10):
+    learner.evaluate_and_update_policy()
+    restored.evaluate_and_update_policy()
+  np.testing.assert_array_equal(restored.average_strategy(),
+                                learner.average_strategy())
+  with pytest.raises(ValueError, match="information"):
+    VCFRLearner(game, information="neural")

@@ -190,7 +190,7 @@ class BNNRewardModel:
       raise ValueError("the tree needs at least 2 terminals; got "
                        f"{len(terminals)}.")
     torch, _ = _import_torch()
-    self.tree = tree
+    self._num_histories = tree.num_histories  # Not the tree: it pickles.
     self._terminals = terminals
     self._position = np.full(tree.num_histories, -1, dtype=np.int64)
     self._position[terminals] = np.arange(len(terminals))
@@ -234,7 +234,7 @@ class BNNRewardModel:
       raise ValueError(f"terminal must be a history or a path of histories; "
                        f"got {terminal!r}.")
     history = int(path[-1])
-    if (not 0 <= history < self.tree.num_histories or
+    if (not 0 <= history < self._num_histories or
         self._position[history] < 0):
       raise ValueError(f"terminal must be a terminal history; history "
                        f"{history} is not one.")
@@ -318,7 +318,7 @@ class BNNRewardModel:
   def mean_win_probability(self) -> np.ndarray:
     """[histories]: the predictive P(player 0 wins) at each terminal (the
     mean over the fixed weight draws), 0 elsewhere."""
-    out = np.zeros(self.tree.num_histories)
+    out = np.zeros(self._num_histories)
     out[self._terminals] = (
         self._terminal_win_probability().mean(0).double().numpy())
     return out
@@ -351,6 +351,6 @@ class BNNRewardModel:
                            (1.0 - predictive) * wins**2)
       gain = 0.5 * self.kl_step_size**2 * (expected_residual *
                                            quadratic).mean(0)
-    out = np.zeros(self.tree.num_histories)
+    out = np.zeros(self._num_histories)
     out[self._terminals] = gain.double().numpy()
     return out

@@ -187,7 +187,11 @@ class ModelBasedLearner(EpisodeLearner):
     for strategy in self._interaction(average):
       episode = self._environment.play_episode(strategy, self._rng)
       self.posterior.observe(episode.histories, episode.reward)
+      self._observed(episode)
     self._iteration += 1
+
+  def _observed(self, episode) -> None:
+    """What a subclass also learns from an episode (default: nothing)."""
 
   def average_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the regret minimiser's average."""
@@ -234,6 +238,9 @@ class PSRLCFRLearner(ModelBasedLearner):
     return strategies
 
 
+INFORMATION_MODELS = ("conjugate", "bnn")
+
+
 class VCFRLearner(PSRLCFRLearner):
   """PSRLCFR with the information-gain bonus eta * IG(z) on both players'
   modelled rewards (the modelled game is then not zero-sum).
@@ -241,25 +248,55 @@ class VCFRLearner(PSRLCFRLearner):
   Args:
     eta: the bonus weight, a finite number >= 0 (default 0.005, the
       paper's; its scale depends on the model).
+    information: where IG comes from: "conjugate" (default; the exact
+      expected KL of the Beta posteriors, updated every iteration) or "bnn"
+      (the paper's Bayesian neural network, :mod:`spiel_ext.algorithms.bnn`,
+      needs the ``bnn`` extra: trained one minibatch step per iteration on
+      the observed outcomes, its VIME information gain recomputed every
+      ``kl_every`` iterations).
+    kl_every: an int >= 1 (default 10), for information="bnn".
   """
 
-  def __init__(self, game, *, eta: float = 0.005, base: str = "cfr",
-               seed: int = 0):
+  def __init__(self, game, *, eta: float = 0.005,
+               information: str = "conjugate", kl_every: int = 10,
+               base: str = "cfr", seed: int = 0):
     self.eta = check_real("eta", eta, 0.0)
+    self.information = check_choice("information", information,
+                                    INFORMATION_MODELS)
+    if isinstance(kl_every, bool) or not isinstance(kl_every, int) or (
+        kl_every < 1):
+      raise ValueError(f"kl_every must be an int >= 1; got {kl_every!r}.")
+    self.kl_every = kl_every
     super().__init__(game, base=base, seed=seed)
+    self._gain = None
+    if information == "bnn":
+      from spiel_ext.algorithms.bnn import BNNRewardModel  # pylint: disable=g-import-not-at-top
+      self.reward_model = BNNRewardModel(self.rules, seed=seed)
 
-  def _with_bonus(self, model):
+  def _observed(self, episode) -> None:
+    if self.information == "bnn":
+      self.reward_model.observe(episode.histories, episode.reward)
+
+  def _information_gain(self) -> np.ndarray:
+    if self.information == "conjugate":
+      return self.posterior.information_gain()
+    self.reward_model.train(1)
+    if self._gain is None or self._iteration % self.kl_every == 0:
+      self._gain = self.reward_model.information_gain()
+    return self._gain
+
+  def _with_bonus(self, model, gain: np.ndarray):
     chance_prob, utility = model
     terminals = self.rules.terminals
-    bonus = self.eta * self.posterior.information_gain()[terminals]
-    utility[terminals] += bonus[:, None]  # utility is a fresh array.
+    utility[terminals] += self.eta * gain[terminals, None]  # A fresh array.
     return chance_prob, utility
 
   def _model(self):
-    return self._with_bonus(super()._model())
+    self._current_gain = self._information_gain()
+    return self._with_bonus(super()._model(), self._current_gain)
 
   def _exploration_model(self):
-    return self._with_bonus(super()._exploration_model())
+    return self._with_bonus(super()._exploration_model(), self._current_gain)
 
 
 class OutcomeSamplingLearner(EpisodeLearner):

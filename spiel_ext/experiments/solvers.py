@@ -226,6 +226,10 @@ LEARNER_ALGORITHMS = {
     **{f"VCFR (eta={eta:g})": _learner(
         "VCFRLearner", f"VCFR with eta = {eta:g}", eta=eta)
        for eta in (0.05, 0.5, 5.0)},
+    # Needs the bnn extra (PyTorch); not in any experiment's default list.
+    "VCFR (BNN)": _learner("VCFRLearner", "VCFR with the paper's Bayesian "
+                           "neural network as the information model",
+                           eta=0.005, information="bnn"),
 }
 
 ALGORITHMS: dict[str, AlgorithmEntry] = {
