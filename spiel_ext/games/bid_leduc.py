@@ -317,11 +317,7 @@ class BidLeducObserver(Observer):
     super().__init__(iig_obs_type, params)
 
   def pieces(self):
-    pieces = [("player", (2,))]
-    if self.private == PrivateInfo.SINGLE_PLAYER:
-      pieces.append(("private_rank", (RANKS,)))
-    elif self.private == PrivateInfo.ALL_PLAYERS:
-      pieces.append(("private_ranks", (2, RANKS)))
+    pieces = self.private_pieces(2, "private_rank", RANKS)
     if self.public:
       pieces.append(("public_rank", (RANKS,)))
       if self.perfect_recall:
@@ -332,13 +328,8 @@ class BidLeducObserver(Observer):
     return pieces
 
   def fill(self, state, player):
+    self.fill_private(player, "private_rank", state.ranks)
     views = self.dict
-    views["player"][player] = 1
-    if "private_rank" in views and len(state.ranks) > player:
-      views["private_rank"][state.ranks[player]] = 1
-    if "private_ranks" in views:
-      for holder, rank in enumerate(state.ranks):
-        views["private_ranks"][holder, rank] = 1
     if "public_rank" in views and state.public is not None:
       views["public_rank"][state.public] = 1
     if "actions" in views:

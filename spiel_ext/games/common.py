@@ -108,6 +108,30 @@ class Observer:
   def pieces(self) -> Sequence[tuple[str, tuple[int, ...]]]:
     raise NotImplementedError
 
+  def private_pieces(self, players: int, name: str, size: int
+                     ) -> list[tuple[str, tuple[int, ...]]]:
+    """The pieces every card game here starts with: the player one-hot
+    [players], then the acting player's private item ``name`` [size] or
+    every player's (``name`` + "s") [players, size], as the observation
+    type asks."""
+    pieces = [("player", (players,))]
+    if self.private == PrivateInfo.SINGLE_PLAYER:
+      pieces.append((name, (size,)))
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      pieces.append((name + "s", (players, size)))
+    return pieces
+
+  def fill_private(self, player: int, name: str, items: Sequence[int]) -> None:
+    """Writes the pieces of :meth:`private_pieces` (``items``: each
+    player's private item dealt so far)."""
+    views = self.dict
+    views["player"][player] = 1
+    if name in views and len(items) > player:
+      views[name][items[player]] = 1
+    if name + "s" in views:
+      for holder, item in enumerate(items):
+        views[name + "s"][holder, item] = 1
+
   def set_from(self, state, player: int) -> None:
     """Writes the observation of ``state`` by ``player`` into ``tensor``."""
     self.tensor.fill(0.0)

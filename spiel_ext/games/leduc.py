@@ -394,11 +394,7 @@ class LeducObserver(Observer):
 
   def pieces(self):
     players, deck = self._rules.players, self._rules.deck_size
-    pieces = [("player", (players,))]
-    if self.private == PrivateInfo.SINGLE_PLAYER:
-      pieces.append(("private_card", (deck,)))
-    elif self.private == PrivateInfo.ALL_PLAYERS:
-      pieces.append(("private_cards", (players, deck)))
+    pieces = self.private_pieces(players, "private_card", deck)
     if self.public:
       pieces.append(("community_card", (deck,)))
       if self.perfect_recall:
@@ -408,13 +404,8 @@ class LeducObserver(Observer):
     return pieces
 
   def fill(self, state, player):
+    self.fill_private(player, "private_card", state.private_cards)
     views = self.dict
-    views["player"][player] = 1
-    if "private_card" in views and len(state.private_cards) > player:
-      views["private_card"][state.private_cards[player]] = 1
-    if "private_cards" in views:
-      for holder, card in enumerate(state.private_cards):
-        views["private_cards"][holder, card] = 1
     if "community_card" in views and state.public_card is not None:
       views["community_card"][state.public_card] = 1
     if "betting" in views:

@@ -224,11 +224,7 @@ class VnmObserver(Observer):
 
   def pieces(self):
     hands = self._rules.hands
-    pieces = [("player", (2,))]
-    if self.private == PrivateInfo.SINGLE_PLAYER:
-      pieces.append(("private_hand", (hands,)))
-    elif self.private == PrivateInfo.ALL_PLAYERS:
-      pieces.append(("private_hands", (2, hands)))
+    pieces = self.private_pieces(2, "private_hand", hands)
     if self.public:
       if self.perfect_recall:
         pieces.append(("betting", (self._rules.max_turns, 3)))
@@ -237,13 +233,8 @@ class VnmObserver(Observer):
     return pieces
 
   def fill(self, state, player):
+    self.fill_private(player, "private_hand", state.hands)
     views = self.dict
-    views["player"][player] = 1
-    if "private_hand" in views and len(state.hands) > player:
-      views["private_hand"][state.hands[player]] = 1
-    if "private_hands" in views:
-      for holder, hand in enumerate(state.hands):
-        views["private_hands"][holder, hand] = 1
     if "betting" in views:
       for turn, letter in enumerate(state.betting):
         views["betting"][turn, _LETTER_ACTIONS[letter]] = 1
