@@ -140,7 +140,20 @@ class EpisodeLearner:
     self.evaluate_and_update_policy()
 
   def average_strategy(self) -> np.ndarray:
-    raise NotImplementedError
+    """[rules infosets, actions]: ``cumulative_policy`` normalised per
+    infoset (uniform where nothing was accumulated yet)."""
+    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+      average = self.cumulative_policy / totals
+    return np.where(totals > 0, average, self.rules.uniform_policy())
+
+  def _own_steps(self, path, player: int) -> list[tuple[int, int]]:
+    """(infoset row, action) of each of ``player``'s decisions along an
+    episode's path of histories."""
+    rules = self.rules
+    return [(int(rules.infoset[history]), int(rules.action[child]))
+            for history, child in zip(path[:-1], path[1:])
+            if rules.node_player[history] == player]
 
   def average_policy(self):
     """The average strategy as a TabularPolicy of the true game."""
@@ -347,9 +360,7 @@ class OutcomeSamplingLearner(EpisodeLearner):
       episode = self._environment.play_episode(behaviour, self._rng)
       reward = episode.reward if player == 0 else -episode.reward
       path = episode.histories
-      steps = [(int(rules.infoset[h]), int(rules.action[child]))
-               for h, child in zip(path[:-1], path[1:])
-               if rules.node_player[h] == player]
+      steps = self._own_steps(path, player)
       own = [self._sigma[row, action] for row, action in steps]
       sampled = [behaviour[row, action] for row, action in steps]
       tail = 1.0  # pi_i(h a -> z) under sigma, from the end backwards.
@@ -368,12 +379,6 @@ class OutcomeSamplingLearner(EpisodeLearner):
         tail *= own[index]
         self._regret_matching(row)
     self._iteration += 1
-
-  def average_strategy(self) -> np.ndarray:
-    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-      average = self.cumulative_policy / totals
-    return np.where(totals > 0, average, self._uniform)
 
 
 class FSPLearner(EpisodeLearner):
@@ -447,9 +452,7 @@ class FSPLearner(EpisodeLearner):
       path = episode.histories
       reward = (episode.reward if player == 0 else -episode.reward) + (
           self._bonus(path[-1]))
-      steps = [(int(rules.infoset[h]), int(rules.action[child]))
-               for h, child in zip(path[:-1], path[1:])
-               if rules.node_player[h] == player]
+      steps = self._own_steps(path, player)
       for index, (row, action) in enumerate(steps):
         last = index == len(steps) - 1
         self._store(row, action, reward if last else 0.0,
@@ -476,12 +479,6 @@ class FSPLearner(EpisodeLearner):
     for row, action, value in zip(rows, actions, target):
       self.q_values[row, action] += self.learning_rate * (
           value - self.q_values[row, action])
-
-  def average_strategy(self) -> np.ndarray:
-    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-      average = self.cumulative_policy / totals
-    return np.where(totals > 0, average, self._uniform)
 
 
 class VFSPLearner(FSPLearner):
