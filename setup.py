@@ -35,7 +35,7 @@ setup(
         "test": ["pytest>=7", "hypothesis>=6", "cvxpy>=1.3", "ecos>=2.0",
                  "ray>=2.9"],
         "ray": ["ray>=2.9"],
-        "bnn": ["torch>=2.0"],
+        "bnn": ["torch>=2.0,<2.14"],
     },
     license="Apache-2.0",
 )
