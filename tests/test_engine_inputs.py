@@ -3,6 +3,7 @@
 import itertools
 import math
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -12,6 +13,7 @@ import pyspiel
 import pytest
 
 from spiel_ext import eval as se
+from spiel_ext.algorithms import CFRSolver
 from spiel_ext.engine import (clear_compiled_trees, compile_game, load_game)
 from spiel_ext.engine.admission import SizeLimit, estimate_tree_bytes
 from spiel_ext.engine.compiler import compile_tree
@@ -474,6 +476,47 @@ def test_utility_override_must_be_finite_terminal_payoffs():
   with pytest.raises(ValueError, match=r"utility must be a float array of "
                      r"shape \(58, 2\)"):
     tree.root_values(tree.uniform_policy(), utility=utility[:, :1])
+
+
+def test_a_checked_model_is_read_only_and_gives_the_same_values():
+  tree = compile_game("kuhn_poker")
+  chance_prob, utility = _overrides(tree, np.random.default_rng(4))
+  strategy = tree.uniform_policy()
+  expected = tree.values(strategy, chance_prob.copy(), utility.copy())
+  checked_chance, checked_utility = tree.check_model(chance_prob, utility)
+  assert checked_chance is chance_prob  # Owns its data: frozen in place.
+  assert not checked_chance.flags.writeable
+  with pytest.raises(ValueError, match="read-only"):
+    checked_utility[tree.terminals[0], 0] = 5.0
+  np.testing.assert_array_equal(
+      tree.values(strategy, checked_chance, checked_utility), expected)
+  # A view could change through its base: it is copied.
+  wide = np.concatenate([utility, utility], axis=1)
+  _, view_checked = tree.check_model(utility=wide[:, :2])
+  assert view_checked.base is None and not view_checked.flags.writeable
+  assert tree.check_model() == (None, None)
+  pickle.loads(pickle.dumps(tree))  # What it remembers does not travel.
+
+
+@pytest.mark.parametrize("how", ["nan", "negative", "sum"])
+def test_a_bad_model_is_refused_when_it_is_set(how):
+  tree = compile_game("kuhn_poker")
+  solver = CFRSolver(tree)
+  with pytest.raises(ValueError, match=r"chance_prob must hold a "
+                     r"probability distribution .* chance history 0"):
+    solver.set_model(_bad_chance(tree, how))
+  with pytest.raises(ValueError, match=r"chance_prob must hold"):
+    tree.check_model(_bad_chance(tree, how))
+
+
+def test_a_checked_array_made_writeable_again_is_checked_again():
+  tree = compile_game("kuhn_poker")
+  chance_prob, _ = tree.check_model(_overrides(tree,
+                                               np.random.default_rng(0))[0])
+  chance_prob.flags.writeable = True
+  chance_prob[np.flatnonzero(tree.parent == 0)] *= 0.5
+  with pytest.raises(ValueError, match="chance_prob must hold"):
+    tree.values(tree.uniform_policy(), chance_prob)
 
 
 def test_clear_compiled_trees_then_compile_again():

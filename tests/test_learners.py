@@ -97,6 +97,23 @@ def test_model_games_are_distributions_and_seeded():
   assert np.all(gain[~rules.is_terminal & (rules.parent < 0)] == 0)
 
 
+def test_a_terminal_bonus_is_added_to_both_players_only_at_terminals():
+  rules = environment_of(true_game_string("kuhn_poker", 1)).rules
+  posterior = ConjugatePosterior(rules)
+  bonus = np.random.default_rng(5).random(len(rules.terminals))
+  for plain, with_bonus in (
+      (posterior.mean_game(), posterior.mean_game(bonus)),
+      (posterior.sample_game(np.random.default_rng(2)),
+       posterior.sample_game(np.random.default_rng(2), bonus))):
+    np.testing.assert_array_equal(with_bonus[0], plain[0])
+    expected = plain[1].copy()
+    expected[rules.terminals] += bonus[:, None]
+    np.testing.assert_array_equal(with_bonus[1], expected)
+  with pytest.raises(ValueError, match=r"terminal_bonus must have shape "
+                     r"\(30,\)"):
+    posterior.mean_game(bonus[:-1])
+
+
 @pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
                                      VCFRLearner, RandomLearner])
 def test_learners_count_episodes_and_improve(learner):

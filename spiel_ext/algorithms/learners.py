@@ -230,14 +230,20 @@ class PSRLCFRLearner(ModelBasedLearner):
   """Posterior sampling (Zhou, Li, Zhu 2020): CFR on a posterior draw,
   episodes with each player's best response under a second draw."""
 
+  def _bonus(self) -> np.ndarray | None:
+    """[terminals]: what this iteration adds to both players' modelled
+    utilities (nothing for PSRLCFR)."""
+    return None
+
   def _model(self):
-    return self.posterior.sample_game(self._rng)
+    self._terminal_bonus = self._bonus()
+    return self.posterior.sample_game(self._rng, self._terminal_bonus)
 
   def _exploration_model(self):
-    return self.posterior.sample_game(self._rng)
+    return self.posterior.sample_game(self._rng, self._terminal_bonus)
 
   def _interaction(self, average):
-    chance_prob, utility = self._exploration_model()
+    chance_prob, utility = self.rules.check_model(*self._exploration_model())
     strategies = []
     for player in (0, 1):
       _, best, _ = self.rules.best_response(
@@ -298,18 +304,8 @@ class VCFRLearner(PSRLCFRLearner):
       self._gain = self.reward_model.information_gain()
     return self._gain
 
-  def _with_bonus(self, model, gain: np.ndarray):
-    chance_prob, utility = model
-    terminals = self.rules.terminals
-    utility[terminals] += self.eta * gain[terminals, None]  # A fresh array.
-    return chance_prob, utility
-
-  def _model(self):
-    self._current_gain = self._information_gain()
-    return self._with_bonus(super()._model(), self._current_gain)
-
-  def _exploration_model(self):
-    return self._with_bonus(super()._exploration_model(), self._current_gain)
+  def _bonus(self) -> np.ndarray:
+    return self.eta * self._information_gain()[self.rules.terminals]
 
 
 class OutcomeSamplingLearner(EpisodeLearner):

@@ -42,6 +42,29 @@ def _gamma_draws(seed: int, shapes: np.ndarray) -> np.ndarray:
   return out
 
 
+@numba.njit(cache=True)
+def _fill_model(chance_children, chance_parent, chance_weights, terminals,
+                win_probability, terminal_bonus, chance_prob, utility):
+  """chance_prob at each chance child: its weight over its node's total;
+  utility at each terminal z: (2 q(z) - 1, 1 - 2 q(z)) plus the bonus of z
+  for both players (when terminal_bonus is not empty)."""
+  totals = np.zeros(chance_prob.shape[0])
+  for k in range(chance_children.shape[0]):
+    totals[chance_parent[k]] += chance_weights[k]
+  for k in range(chance_children.shape[0]):
+    chance_prob[chance_children[k]] = chance_weights[k] / totals[
+        chance_parent[k]]
+  bonus = terminal_bonus.shape[0] > 0
+  for k in range(terminals.shape[0]):
+    z = terminals[k]
+    value = 2.0 * win_probability[k] - 1.0
+    utility[z, 0] = value
+    utility[z, 1] = -value
+    if bonus:
+      utility[z, 0] += terminal_bonus[k]
+      utility[z, 1] += terminal_bonus[k]
+
+
 def digamma(x: np.ndarray) -> np.ndarray:
   """psi(x) for x > 0 (recurrence up to x >= 6, then the asymptotic series;
   absolute error below 1e-10)."""
@@ -149,48 +172,50 @@ class ConjugatePosterior:
     self._gain, self._changed = None, []
 
   # ---------------------------------------------------------- model games
-  def _node_totals(self, weights: np.ndarray) -> np.ndarray:
-    """For each chance child, the sum of ``weights`` over its siblings."""
-    sums = np.bincount(self._chance_parent,
-                       weights=weights[self._chance_children],
-                       minlength=self.tree.num_histories)
-    return sums[self._chance_parent]
-
-  def _game(self, chance_weights: np.ndarray,
-            win_probability: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    chance_prob = np.ones(self.tree.num_histories)
-    chance_prob[self._chance_children] = (
-        chance_weights[self._chance_children] /
-        self._node_totals(chance_weights))
-    utility = np.zeros((self.tree.num_histories, 2))
+  def _game(self, chance_weights: np.ndarray, win_probability: np.ndarray,
+            terminal_bonus: np.ndarray | None
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """chance_weights [chance children], win_probability [terminals]."""
     terminals = self.tree.terminals
-    utility[terminals, 0] = 2.0 * win_probability[terminals] - 1.0
-    utility[terminals, 1] = -utility[terminals, 0]
+    if terminal_bonus is None:
+      terminal_bonus = np.zeros(0)
+    elif np.shape(terminal_bonus) != terminals.shape:
+      raise ValueError(f"terminal_bonus must have shape {terminals.shape} "
+                       f"(one value per terminal); got "
+                       f"{np.shape(terminal_bonus)}.")
+    chance_prob = np.ones(self.tree.num_histories)
+    utility = np.zeros((self.tree.num_histories, 2))
+    _fill_model(self._chance_children, self._chance_parent, chance_weights,
+                terminals, win_probability,
+                np.asarray(terminal_bonus, dtype=np.float64), chance_prob,
+                utility)
     return chance_prob, utility
 
-  def mean_game(self) -> tuple[np.ndarray, np.ndarray]:
-    """(chance_prob, utility) of the posterior mean."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-      win = np.where(self.tree.is_terminal,
-                     self.wins / (self.wins + self.losses), 0.0)
-    return self._game(self.chance_counts, win)
+  def mean_game(self, terminal_bonus: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(chance_prob, utility) of the posterior mean; ``terminal_bonus``
+    [terminals], if given, is added to both players' utility at each
+    terminal (in ``tree.terminals`` order)."""
+    terminals = self.tree.terminals
+    wins = self.wins[terminals]
+    return self._game(self.chance_counts[self._chance_children],
+                      wins / (wins + self.losses[terminals]), terminal_bonus)
 
-  def sample_game(self, rng: np.random.Generator
+  def sample_game(self, rng: np.random.Generator,
+                  terminal_bonus: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
     """(chance_prob, utility) of one posterior draw: Dirichlet draws as
     normalised Gamma draws, Beta(a, b) as X / (X + Y) with X ~ Gamma(a),
-    Y ~ Gamma(b); the draws' seed comes from ``rng``."""
+    Y ~ Gamma(b); the draws' seed comes from ``rng``. ``terminal_bonus`` as
+    in :meth:`mean_game`."""
     children, terminals = self._chance_children, self.tree.terminals
     shapes = np.concatenate([self.chance_counts[children],
                              self.wins[terminals], self.losses[terminals]])
     gammas = _gamma_draws(int(rng.integers(2**32)), shapes)
-    draws = np.zeros(self.tree.num_histories)
-    draws[children] = gammas[:len(children)]
     wins = gammas[len(children):len(children) + len(terminals)]
     losses = gammas[len(children) + len(terminals):]
-    win = np.zeros(self.tree.num_histories)
-    win[terminals] = wins / (wins + losses)
-    return self._game(draws, win)
+    return self._game(gammas[:len(children)], wins / (wins + losses),
+                      terminal_bonus)
 
   # ---------------------------------------------------- information gain
   def information_gain(self) -> np.ndarray:

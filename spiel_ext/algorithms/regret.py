@@ -89,8 +89,14 @@ class RegretMinimizationSolver(Solver):
     own (None, the default) or modelled chance probabilities [histories]
     and utilities [histories, players] (not necessarily zero-sum), as the
     unknown-environment learners swap a posterior draw or mean in each
-    iteration. The engine checks both when it uses them."""
-    self._model = (chance_prob, utility)
+    iteration. Both are checked here, once, and made read-only
+    (:meth:`GameTree.check_model`).
+
+    Raises:
+      ValueError: ``chance_prob`` is not a distribution at some chance
+        node, or ``utility`` is not finite or not 0 away from terminals.
+    """
+    self._model = self._tree.check_model(chance_prob, utility)
 
   def _compute_update(self, player: int) -> PlayerPass:
     chance_prob, utility = self._model

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import weakref
 from typing import Callable, Generic, NamedTuple, Sequence, TypeVar
 
 import numpy as np
@@ -587,9 +588,57 @@ class GameTree:
     return PerPlayer(build)
 
   # ------------------------------------------------------------- overrides
+  def check_model(self, chance_prob: np.ndarray | None = None,
+                  utility: np.ndarray | None = None
+                  ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Checks a model game's ``chance_prob`` [histories] and ``utility``
+    [histories, players] once, as every method taking them does, and
+    returns them read-only: a contiguous float64 array that owns its data
+    is itself made read-only, anything else is copied first. Every method
+    then takes the returned arrays without
+    checking them again, which matters when one model feeds several
+    passes (the unknown-environment learners' CFR iteration and best
+    responses). None stays None (the tree's own arrays).
+
+    Raises:
+      ValueError: as the methods taking the arrays (names the array and
+        the first offending history).
+    """
+    return (self._frozen("chance_prob", chance_prob, self._chance),
+            self._frozen("utility", utility, self._utility))
+
+  def _frozen(self, name: str, value: np.ndarray | None,
+              check: Callable[[np.ndarray], np.ndarray]
+              ) -> np.ndarray | None:
+    if value is None or self._is_checked(value):
+      return value
+    shape = self.chance_prob.shape if name == "chance_prob" else (
+        self.utility.shape)
+    array = self._array(name, value, shape)
+    if array is value and (array.base is not None or
+                           not array.flags.c_contiguous):
+      array = array.copy()  # A view can change through its base.
+    array.flags.writeable = False  # Before the check: what is checked stays.
+    check(array)
+    checked = self.__dict__.setdefault("_checked", weakref.WeakValueDictionary())
+    checked[id(array)] = array
+    return array
+
+  def _is_checked(self, value: np.ndarray) -> bool:
+    checked = self.__dict__.get("_checked")
+    return (checked is not None and checked.get(id(value)) is value and
+            not value.flags.writeable)
+
+  def __getstate__(self) -> dict:
+    state = dict(self.__dict__)
+    state.pop("_checked", None)  # Weak references do not pickle.
+    return state
+
   def _chance(self, chance_prob: np.ndarray | None) -> np.ndarray:
     if chance_prob is None:
       return self.chance_prob
+    if type(chance_prob) is np.ndarray and self._is_checked(chance_prob):
+      return chance_prob
     chance_prob = self._array("chance_prob", chance_prob,
                               self.chance_prob.shape)
     bad = passes.chance_distribution_problem(self.parent, self.node_player,
@@ -608,6 +657,8 @@ class GameTree:
   def _utility(self, utility: np.ndarray | None) -> np.ndarray:
     if utility is None:
       return self.utility
+    if type(utility) is np.ndarray and self._is_checked(utility):
+      return utility
     utility = self._array("utility", utility, self.utility.shape)
     bad = passes.utility_problem(self.node_player, utility)
     if bad >= 0:
