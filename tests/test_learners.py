@@ -240,3 +240,52 @@ def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
   assert (last.episodes == 40).all()
   assert (folder / "figures" / "nash_conv_vs_episodes.png").exists()
   assert "unknown Kuhn" in (folder / "tables" / "final.md").read_text()
+
+
+def test_lead_counts_the_points_below_and_where_the_lead_starts():
+  from spiel_ext.experiments.vcfr import lead  # pylint: disable=g-import-not-at-top
+  import pandas as pd  # pylint: disable=g-import-not-at-top
+  iterations = [1, 2, 3, 4, 5]
+  curves = pd.DataFrame({
+      "environment": "E", "algorithm": ["A"] * 5 + ["B"] * 5,
+      "iteration": iterations * 2, "episodes": [2 * i for i in iterations] * 2,
+      # A is below B at iterations 2, 4 and 5: from 8 episodes on.
+      "value": [3, 1, 3, 1, 1] + [2, 2, 2, 2, 2]})
+  assert lead(curves, "E", "A", "B") == ("below at 3/5 evaluation points, "
+                                         "from 8 episodes on")
+  assert lead(curves, "E", "B", "A") == "below at 2/5 evaluation points"
+  assert lead(curves, "E", "A", "C") == "no shared evaluation points"
+
+
+def test_an_algorithm_needing_a_missing_extra_is_refused_before_running(
+    monkeypatch):
+  import importlib.util  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import solvers  # pylint: disable=g-import-not-at-top
+  real = importlib.util.find_spec
+  monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: (
+      None if name == "torch" else real(name, *rest)))
+  with pytest.raises(ImportError, match=r"'VCFR-BNN \(eta=0.5\)' needs the "
+                     r"optional extra 'bnn'.*pip install"):
+    solvers.check_algorithms(["VCFR", "VCFR-BNN (eta=0.5)"])
+  solvers.check_algorithms(["VCFR", "PSRLCFR"])  # No extra needed.
+
+
+def test_vcfr_information_experiment_compares_models(tmp_path):
+  pytest.importorskip("torch")
+  from test_runner import _run  # pylint: disable=g-import-not-at-top
+  from spiel_ext.results.store import load_results  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import EXPERIMENTS  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.spec import stored_settings  # pylint: disable=g-import-not-at-top
+  _run("--experiment=vcfr_information", f"--output_dir={tmp_path}",
+       "--iterations=12", "--algorithms=PSRLCFR,VCFR,VCFR-BNN (eta=0.005)")
+  folder = tmp_path / "vcfr_information"
+  frame = load_results(folder)
+  assert set(frame.algorithm) == {"PSRLCFR", "VCFR", "VCFR-BNN (eta=0.005)"}
+  claims = EXPERIMENTS["vcfr_information"].claims(
+      frame, stored_settings(folder), folder)
+  assert [claim.claim for claim in claims] == [
+      "The information gain helps CFR: VCFR vs PSRLCFR (no bonus)",
+      "The information gain helps CFR: VCFR-BNN (eta=0.005) vs PSRLCFR "
+      "(no bonus)",
+      "The paper's neural model vs the exact conjugate model at eta = 0.005"]
+  assert (folder / "figures" / "nash_conv_vs_episodes.png").exists()

@@ -11,7 +11,8 @@ from spiel_ext.experiments.pref_cfr import (
     PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT)
 from spiel_ext.experiments.pref_cfr_styles import PREF_CFR_STYLES
 from spiel_ext.experiments.quickstart import QUICKSTART
-from spiel_ext.experiments.vcfr import VCFR_ABLATIONS, VCFR_UNKNOWN_ENV
+from spiel_ext.experiments.vcfr import (VCFR_ABLATIONS, VCFR_INFORMATION,
+                                        VCFR_UNKNOWN_ENV)
 from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
                                         Settings, run_experiment, settings_for,
                                         write_reproduction_report)
@@ -22,7 +23,8 @@ EXPERIMENTS: dict[str, Experiment] = {
                                        PREF_CFR_KUHN_SETTINGS_EXPERIMENT,
                                        GXFP_VNM_ASYMMETRIC, GXFP_VNM_RAISE,
                                        GXFP_CONVERGENCE, PREF_CFR_STYLES,
-                                       VCFR_UNKNOWN_ENV, VCFR_ABLATIONS]
+                                       VCFR_UNKNOWN_ENV, VCFR_ABLATIONS,
+                                       VCFR_INFORMATION]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",

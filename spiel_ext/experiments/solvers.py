@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
 from typing import Any, Callable
 
 import pyspiel
@@ -53,6 +54,7 @@ class AlgorithmEntry:
   hyperparameters: tuple[tuple[str, Any], ...] = ()
   description: str = ""
   seeded: bool = True  # False: deterministic, one seed is enough.
+  extra: str | None = None  # The optional extra whose packages it needs.
 
 
 def _ours(solver: str, description: str, seeded: bool = True,
@@ -202,7 +204,8 @@ def _learner(learner: str, description: str,
              **hyperparameters) -> AlgorithmEntry:
   return AlgorithmEntry(
       functools.partial(build_learner, learner=learner, **hyperparameters),
-      tuple(sorted(hyperparameters.items())), description)
+      tuple(sorted(hyperparameters.items())), description,
+      extra="bnn" if hyperparameters.get("information") == "bnn" else None)
 
 
 LEARNER_ALGORITHMS = {
@@ -226,10 +229,11 @@ LEARNER_ALGORITHMS = {
     **{f"VCFR (eta={eta:g})": _learner(
         "VCFRLearner", f"VCFR with eta = {eta:g}", eta=eta)
        for eta in (0.05, 0.5, 5.0)},
-    # Needs the bnn extra (PyTorch); not in any experiment's default list.
-    "VCFR (BNN)": _learner("VCFRLearner", "VCFR with the paper's Bayesian "
-                           "neural network as the information model",
-                           eta=0.005, information="bnn"),
+    # The paper's neural information model; needs the bnn extra (PyTorch).
+    **{f"VCFR-BNN (eta={eta:g})": _learner(
+        "VCFRLearner", f"VCFR with the paper's Bayesian neural network as "
+        f"the information model, eta = {eta:g}", eta=eta, information="bnn")
+       for eta in (0.005, 0.5, 5.0)},
 }
 
 ALGORITHMS: dict[str, AlgorithmEntry] = {
@@ -279,11 +283,24 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
 }
 
 
+_EXTRA_MODULES = {"bnn": "torch"}
+
+
 def check_algorithms(names) -> None:
+  """ValueError for an unknown name; ImportError naming the extra for one
+  whose optional packages are missing (before any run starts)."""
   unknown = [name for name in names if name not in ALGORITHMS]
   if unknown:
     raise ValueError(f"unknown algorithm(s) {unknown}; accepted: "
                      f"{sorted(ALGORITHMS)}.")
+  for name in names:
+    extra = ALGORITHMS[name].extra
+    if extra and importlib.util.find_spec(_EXTRA_MODULES[extra]) is None:
+      raise ImportError(
+          f"algorithm {name!r} needs the optional extra {extra!r} "
+          f"({_EXTRA_MODULES[extra]}): pip install -e \".[{extra}]\" (or "
+          f"pip install \"spiel-ext[{extra}]\"), or leave it out with "
+          "--algorithms.")
 
 
 def game_string(game: str) -> str:
