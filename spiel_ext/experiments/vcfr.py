@@ -168,10 +168,42 @@ def _ranking_claims(frame: pd.DataFrame, settings: Settings, name: str,
   return claims
 
 
+# The paper's Leduc(5) values after 20,000 iterations (its section 5.3).
+PAPER_LEDUC5 = {"VCFR": -1.230, "PSRLCFR": -0.980, "Random": -0.632,
+                "Naive-CFR": -0.499, "MCCFR-OS": -0.163}
+_CLOSE = 0.1  # "Reproduces" for a log10 value: within a factor 10^0.1.
+
+
+def _leduc5_claim(frame: pd.DataFrame, settings: Settings) -> list[Claim]:
+  table = final_table(frame).set_index(["environment", "algorithm"])
+  rows, close = [], []
+  for algorithm, paper in PAPER_LEDUC5.items():
+    key = ("unknown Leduc(5)", algorithm)
+    # The paper's length: 20,000 iterations of 2 episodes.
+    if key in table.index and table.loc[key, "episodes"] >= 40_000:
+      ours = table.loc[key, "log10 NashConv"]
+      close.append(abs(ours - paper) <= _CLOSE)
+      rows.append(f"{algorithm} {ours:.3f} ({ours - paper:+.3f})")
+  if not rows:
+    return []
+  return [Claim(
+      _PAPER, "Leduc(5) after 20,000 iterations: log exploitability of "
+      "each learner (Fig. 4(b))",
+      ", ".join(f"{name} {value:.3f}" for name, value in
+                PAPER_LEDUC5.items()) + " (log base not stated)",
+      "log10 NashConv, mean over environments (difference to the paper): "
+      + ", ".join(rows) + f"; within {_CLOSE} for {sum(close)} of "
+      f"{len(close)}",
+      "holds" if all(close) else "holds partly" if any(close) else
+      "does not hold", "vcfr_unknown_env/tables/final.md",
+      command_for(settings))]
+
+
 def main_claims(frame: pd.DataFrame, settings: Settings,
                 folder: Path) -> list[Claim]:
   del folder
-  return _ranking_claims(frame, settings, "vcfr_unknown_env", [
+  return _leduc5_claim(frame, settings) + _ranking_claims(
+      frame, settings, "vcfr_unknown_env", [
       ("VCFR", "PSRLCFR", "VCFR reaches lower exploitability than PSRLCFR "
        "(Figs. 3-4)"),
       ("VCFR", "FSP", "VCFR beats FSP (Figs. 3-4)"),
