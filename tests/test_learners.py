@@ -313,3 +313,21 @@ def test_the_leduc5_claim_compares_with_the_papers_numbers():
   short = frame.assign(episodes=600)  # Quick scale: no comparison.
   assert main_claims(short, settings, None)[0].claim.startswith("VCFR "
                                                                 "reaches")
+
+
+def test_paired_difference_is_over_environment_seeds():
+  import pandas as pd  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr import paired_difference  # pylint: disable=g-import-not-at-top
+  games = [f"spiel_ext_unknown_env(game=kuhn_poker(),env_seed={seed})"
+           for seed in range(3)]
+  # log10 differences A - B per environment: -1, -2, -3 (mean -2, sample
+  # standard deviation 1, standard error 1 / sqrt(3)).
+  values = {"A": [0.1, 0.01, 0.001], "B": [1.0, 1.0, 1.0]}
+  frame = pd.DataFrame([
+      {"game": game, "algorithm": name, "iteration": 7, "metric": "nash_conv",
+       "value": values[name][k]} for name in values
+      for k, game in enumerate(games)])
+  mean, error, count = paired_difference(frame, "unknown Kuhn", "A", "B", 7)
+  assert count == 3
+  assert mean == pytest.approx(-2.0)
+  assert error == pytest.approx(1 / np.sqrt(3))

@@ -128,10 +128,30 @@ def lead(curves: pd.DataFrame, environment: str, better: str,
   return text
 
 
+def paired_difference(frame: pd.DataFrame, environment: str, better: str,
+                      worse: str, iteration: int) -> tuple[float, float, int]:
+  """(mean, standard error, count) over environment seeds of log10
+  NashConv of ``better`` minus ``worse`` at ``iteration`` (each seed is
+  one game, so the pairs share the hidden parameters)."""
+  data = _with_environment(frame[(frame.metric == "nash_conv") &
+                                 (frame.iteration == iteration)])
+  data = data[data.environment == environment]
+  logs = {algorithm: np.log10(data[data.algorithm == algorithm].groupby(
+      "game")["value"].mean()) for algorithm in (better, worse)}
+  differences = (logs[better] - logs[worse]).dropna()
+  count = len(differences)
+  error = (float(differences.std(ddof=1)) / np.sqrt(count) if count > 1
+           else float("nan"))
+  return float(differences.mean()), error, count
+
+
 def _ranking_claims(frame: pd.DataFrame, settings: Settings, name: str,
                     pairs) -> list[Claim]:
   """Each pair compared at the last evaluation point both reached (runs
-  capped at fewer iterations are compared where they stopped)."""
+  capped at fewer iterations are compared where they stopped). A learner
+  is "clearly below" another in an environment when the paired difference
+  of log10 NashConv over environment seeds is below 0 by more than two
+  standard errors."""
   curves = mean_curves(frame).set_index(["environment", "algorithm",
                                          "iteration"]).sort_index()
   flat = curves.reset_index()
@@ -150,10 +170,14 @@ def _ranking_claims(frame: pd.DataFrame, settings: Settings, name: str,
       last = ours.index.intersection(theirs.index).max()
       ours_log, theirs_log = (np.log10(curve.loc[last, "value"])
                               for curve in (ours, theirs))
-      wins.append(ours_log < theirs_log)
+      mean, error, count = paired_difference(frame, environment, better,
+                                             worse, last)
+      clearly = bool(mean + 2 * error < 0) if count > 1 else False
+      wins.append(clearly)
       rows.append(f"{environment} at {ours.loc[last, 'episodes']:,.0f} "
-                  f"episodes: {ours_log:.3f} vs {theirs_log:.3f} "
-                  f"({ours_log - theirs_log:+.3f}; "
+                  f"episodes: {ours_log:.3f} vs {theirs_log:.3f} (paired "
+                  f"difference {mean:+.3f} +- {2 * error:.3f} over {count} "
+                  f"environments: {'clearly below' if clearly else 'not clearly below'}; "
                   f"{lead(flat, environment, better, worse)})")
     if rows:
       claims.append(Claim(
@@ -161,8 +185,8 @@ def _ranking_claims(frame: pd.DataFrame, settings: Settings, name: str,
           "Leduc(5) -1.230 VCFR vs -0.980 PSRLCFR; Leduc(4) -0.135 vs "
           "-0.864, which the text calls a VCFR win)"
           if better == "VCFR" and worse == "PSRLCFR" else "qualitative",
-          f"log10 NashConv (mean over environments), {better} vs {worse}: "
-          + "; ".join(rows),
+          f"log10 NashConv (of the mean over environments), {better} vs "
+          f"{worse}: " + "; ".join(rows),
           "holds" if all(wins) else "holds partly" if any(wins) else
           "does not hold", evidence, command))
   return claims
@@ -250,8 +274,8 @@ VCFR_UNKNOWN_ENV = Experiment(
                 algorithms=_MAIN),
     metrics=("nash_conv",),
     summarize=_summarize(_MAIN),
-    cost="quick: about 2 minutes; paper: several hours on 2 cores (not yet "
-         "run)",
+    cost="quick: about 2 minutes; paper (3 games x 5 environments x 6 "
+         "learners x 20,000 iterations): 37 minutes with --workers=2",
     claims=main_claims)
 
 VCFR_ABLATIONS = Experiment(
