@@ -222,6 +222,9 @@ LEARNER_ALGORITHMS = {
     "VDCFR": _learner("VCFRLearner", "VCFR on DCFR", eta=0.005, base="dcfr"),
     "Naive-DCFR": _learner("NaiveCFRLearner", "DCFR on the posterior mean",
                            base="dcfr"),
+    "PSRL-DCFR": _learner("PSRLCFRLearner", "VDCFR without the bonus: "
+                          "posterior sampling and best-response exploration "
+                          "on DCFR", base="dcfr"),
     "VFSP": _learner("VFSPLearner", "FSP with the information-gain bonus, "
                      "eta = 0.005", eta=0.005),
     # The eta sweep: the conjugate model's information gain is small, so
