@@ -3,7 +3,6 @@
 import itertools
 import math
 import os
-import pickle
 import subprocess
 import sys
 import textwrap
@@ -495,7 +494,6 @@ def test_a_checked_model_is_read_only_and_gives_the_same_values():
   _, view_checked = tree.check_model(utility=wide[:, :2])
   assert view_checked.base is None and not view_checked.flags.writeable
   assert tree.check_model() == (None, None)
-  pickle.loads(pickle.dumps(tree))  # What it remembers does not travel.
 
 
 @pytest.mark.parametrize("how", ["nan", "negative", "sum"])

@@ -629,11 +629,6 @@ class GameTree:
     return (checked is not None and checked.get(id(value)) is value and
             not value.flags.writeable)
 
-  def __getstate__(self) -> dict:
-    state = dict(self.__dict__)
-    state.pop("_checked", None)  # Weak references do not pickle.
-    return state
-
   def _chance(self, chance_prob: np.ndarray | None) -> np.ndarray:
     if chance_prob is None:
       return self.chance_prob
