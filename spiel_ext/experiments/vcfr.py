@@ -295,7 +295,7 @@ VCFR_ABLATIONS = Experiment(
                 algorithms=_ABLATIONS),
     metrics=("nash_conv",),
     summarize=_summarize(_ABLATIONS),
-    cost="quick: about 1 minute; paper: about 25 minutes with --workers=2",
+    cost="quick: about 1 minute; paper: 40 minutes with --workers=2",
     claims=ablation_claims)
 
 _SWEEP_GAMES = environments(("spiel_ext_bid_leduc(max_bid=4)",), range(3))
