@@ -208,27 +208,6 @@ def test_max_game_length_is_reached():
   assert len(state.history()) == 3 + 8
 
 
-def test_random_simulation_and_serialization():
-  for max_bid in (1, 2, 4):
-    game = _game(max_bid)
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)
-  game = _game(3)
-  rng = np.random.default_rng(0)
-  for _ in range(20):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(actions, p=probs)))
-      else:
-        state.apply_action(int(rng.choice(state.legal_actions())))
-    text = pyspiel.serialize_game_and_state(game, state)
-    game_again, state_again = pyspiel.deserialize_game_and_state(text)
-    assert str(game_again) == str(game) == "spiel_ext_bid_leduc(max_bid=3)"
-    assert state_again.history() == state.history()
-    assert state_again.returns() == state.returns()
-
-
 @pytest.mark.parametrize("max_bid", [1, 2, 3])
 def test_engine_nash_conv_equals_openspiels(max_bid):
   game = _game(max_bid)

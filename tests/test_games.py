@@ -30,6 +30,9 @@ SIM_GAMES = [
     "spiel_ext_leduc(max_raises=0,players=4,ranks=5,suits=1)",
     "spiel_ext_vnm_poker(hands=2)",
     "spiel_ext_unknown_env(game=nim(pile_sizes=1;2),env_seed=5)",
+    "spiel_ext_bid_leduc(max_bid=1)", "spiel_ext_bid_leduc(max_bid=2)",
+    "spiel_ext_bid_leduc(max_bid=3)", "spiel_ext_bid_leduc(max_bid=4)",
+    "spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=2),env_seed=1)",
 ]
 
 

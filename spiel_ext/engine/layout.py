@@ -160,6 +160,8 @@ class GameTree:
     self._policy_shape = (self.num_infosets, self.num_distinct_actions)
     self._reach_shape = (self.num_histories, self.num_players + 1)
     self._terminals_shape = self.terminals.shape
+    # Model arrays check_model has checked, by id (see _is_checked).
+    self._checked: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
   # ------------------------------------------------------------------ info
   def __repr__(self) -> str:
@@ -620,13 +622,11 @@ class GameTree:
       array = array.copy()  # A view can change through its base.
     array.flags.writeable = False  # Before the check: what is checked stays.
     check(array)
-    checked = self.__dict__.setdefault("_checked", weakref.WeakValueDictionary())
-    checked[id(array)] = array
+    self._checked[id(array)] = array
     return array
 
   def _is_checked(self, value: np.ndarray) -> bool:
-    checked = self.__dict__.get("_checked")
-    return (checked is not None and checked.get(id(value)) is value and
+    return (self._checked.get(id(value)) is value and
             not value.flags.writeable)
 
   def _chance(self, chance_prob: np.ndarray | None) -> np.ndarray:
