@@ -2,16 +2,19 @@
 
     python run_experiments.py --experiment=quickstart
     python run_experiments.py --list
-    python run_experiments.py --experiment=quickstart --scale=paper \
+    python run_experiments.py --experiment=quickstart --scale=paper \\
         --workers=2 --output_dir=results --resume
-    python run_experiments.py --experiment=quickstart --executor=ray \
+    python run_experiments.py --experiment=quickstart --executor=ray \\
         --ray_address=auto          # an existing Ray cluster
 
 Results go to ``<output_dir>/<experiment>/``: ``results.parquet`` and
-``results.csv`` (one long-format table), ``figures/`` (PNG and PDF) and
-``tables/`` (markdown and LaTeX). Rows are written as each evaluation point
-is measured and solvers are checkpointed every ``--checkpoint_every``
-iterations, so an interrupted run continues with ``--resume``.
+``results.csv`` (one long-format table), ``figures/`` (PNG and PDF),
+``tables/`` (markdown and LaTeX) and ``manifest.json`` (the run's units,
+versions, commit, command, host and times). Rows are written as each
+evaluation point is measured and solvers are checkpointed every
+``--checkpoint_every`` iterations, so an interrupted run continues with
+``--resume``. A folder holding results is never deleted unless you ask
+(``--overwrite``), and only one runner writes to it at a time.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 from absl import app, flags
@@ -29,47 +33,78 @@ flags.DEFINE_list("experiment", ["quickstart"],
 flags.DEFINE_bool("list", False, "List the experiments and exit.")
 flags.DEFINE_enum("scale", "quick", ["quick", "paper"],
                   "quick: minutes on 2 cores; paper: the papers' sizes.")
-flags.DEFINE_integer("iterations", None, "Override: iterations per run.",
-                     lower_bound=1)
-flags.DEFINE_integer("seeds", None, "Override: random starts per algorithm.",
-                     lower_bound=1)
+flags.DEFINE_integer("iterations", None, "Override: iterations per run "
+                     "(1 to 10^9).", lower_bound=1, upper_bound=10**9)
+flags.DEFINE_integer("seeds", None, "Override: random starts per algorithm "
+                     "(1 to 100,000).", lower_bound=1, upper_bound=100_000)
 flags.DEFINE_integer("eval_every", None,
                      "Override: evaluate every N iterations (default: about "
-                     "8 log-spaced points per decade).", lower_bound=1)
+                     "8 log-spaced points per decade; at most 100,000 "
+                     "points).", lower_bound=1, upper_bound=10**9)
 flags.DEFINE_multi_string("games", None, "Override: a game string; repeat "
                           "the flag for several games (game strings contain "
                           "commas).")
-flags.DEFINE_list("algorithms", None, "Override: algorithm labels.")
+flags.DEFINE_list("algorithms", None, "Override: algorithm labels, comma "
+                  "separated (listed below).")
 flags.DEFINE_string("output_dir", "results",
                     "Folder for results, figures and tables.")
 flags.DEFINE_bool("resume", False,
                   "Continue the run in --output_dir: skip finished units, "
                   "resume unfinished ones from their last checkpoint.")
+flags.DEFINE_bool("overwrite", False,
+                  "Delete the run already in --output_dir and start over "
+                  "(without it, a folder holding results is refused).")
 flags.DEFINE_integer("checkpoint_every", 1000,
-                     "Checkpoint solvers every N iterations.", lower_bound=1)
+                     "Checkpoint solvers every N iterations.", lower_bound=1,
+                     upper_bound=10**9)
 flags.DEFINE_integer("workers", 1, "Processes (local) or CPUs for a local "
-                     "Ray instance.", lower_bound=1)
+                     "Ray instance (1 to 256).", lower_bound=1,
+                     upper_bound=256)
 flags.DEFINE_enum("executor", "local", ["local", "ray"],
                   "local: processes on this machine; ray: Ray tasks.")
 flags.DEFINE_string("ray_address", None,
                     "Ray cluster to join ('auto' or host:port); default: "
                     "start a local Ray instance.")
-flags.DEFINE_bool("quiet", False, "No progress bars.")
-flags.DEFINE_string("report_path", "docs/reproduction.md",
+flags.DEFINE_bool("quiet", False, "No progress report (bars on a terminal, "
+                  "a line per tenth of the run otherwise).")
+flags.DEFINE_string("report_path", None,
                     "Where --experiment=report writes the reproduction "
-                    "report.")
+                    "report (default: <output_dir>/reproduction.md). A "
+                    "section with no results in --output_dir keeps what "
+                    "the report there already said.")
 flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, seed+1, "
-                     "... (an integer >= 0).", lower_bound=0)
+                     "... (0 to 2^32 - 1).", lower_bound=0,
+                     upper_bound=2**32 - 1)
 
 
-def _list_experiments(experiments) -> None:
-  width = max(len(name) for name in experiments)
-  for name, experiment in experiments.items():
-    print(f"{name:<{width}}  {experiment.description}")
+def _catalogue() -> str:
+  """The experiments and algorithm labels, for --help and --list."""
+  from spiel_ext.experiments import EXPERIMENTS  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
+  width = max(len(name) for name in EXPERIMENTS)
+  lines = ["Experiments (--experiment):"]
+  for name, experiment in EXPERIMENTS.items():
+    lines.append(f"  {name:<{width}}  {experiment.description}")
     if experiment.cost:
-      print(f"{'':<{width}}  cost: {experiment.cost}")
-  print(f"{'report':<{width}}  writes --report_path from the results in "
-        "--output_dir")
+      lines.append(f"  {'':<{width}}  cost: {experiment.cost}")
+  lines.append(f"  {'report':<{width}}  writes --report_path from the "
+               "results in --output_dir")
+  lines += ["", "Algorithm labels (--algorithms, comma separated):"]
+  labels = list(ALGORITHMS)
+  line = " "
+  for label in labels:
+    piece = f" {label}{',' if label != labels[-1] else ''}"
+    if len(line) + len(piece) > 78:
+      lines.append(line)
+      line = " "
+    line += piece
+  lines.append(line)
+  return "\n".join(lines).replace("%", "%%") + "\n"
+
+
+def _fail(message: str) -> None:
+  """Ends the run with a one-line error and exit status 1."""
+  raise SystemExit(f"run_experiments.py: error: {message}")
 
 
 def _check_output_dir(path: str) -> None:
@@ -77,52 +112,95 @@ def _check_output_dir(path: str) -> None:
   try:
     folder.mkdir(parents=True, exist_ok=True)
   except OSError as error:
-    raise app.UsageError(f"--output_dir {path!r} cannot be created: "
-                         f"{error.strerror}.") from None
+    _fail(f"--output_dir {path!r} cannot be created: {error.strerror}.")
   if not os.access(folder, os.W_OK):
-    raise app.UsageError(f"--output_dir {path!r} is not writable.")
+    _fail(f"--output_dir {path!r} is not writable.")
+
+
+def _summary(name: str, outputs, seconds: float) -> None:
+  print(f"{name}: {outputs.units} work units in {seconds:,.1f} s "
+        f"({outputs.already_done} finished before this run); files in "
+        f"{outputs.folder}")
+  print(f"{name}: results {', '.join(map(str, outputs.results))}")
+  for path in outputs.figures:
+    print(f"{name}: figure  {path}")
+  for path in outputs.tables:
+    print(f"{name}: table   {path}")
+
+
+def plan(flag_values=FLAGS) -> list:
+  """[(experiment name, settings)] the flags ask for, every value checked
+  before anything runs; ends with a one-line error otherwise."""
+  from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
+  names = flag_values.experiment
+  if not names or not all(name.strip() for name in names):
+    _fail("--experiment is empty; give a name: "
+          f"{', '.join(EXPERIMENTS)}, or report.")
+  if not flag_values.output_dir.strip():
+    _fail("--output_dir is empty; give a folder (default: results).")
+  if names == ["report"]:
+    return []
+  unknown = [name for name in names if name not in EXPERIMENTS]
+  if unknown:
+    _fail(f"--experiment: unknown {unknown}; accepted: "
+          f"{', '.join(sorted(EXPERIMENTS))}, or report.")
+  if flag_values.resume and flag_values.overwrite:
+    _fail("--resume and --overwrite contradict each other: choose one.")
+  try:
+    return [(name, settings_for(
+        EXPERIMENTS[name], flag_values.scale,
+        iterations=flag_values.iterations, seeds=flag_values.seeds,
+        games=flag_values.games, algorithms=flag_values.algorithms,
+        eval_every=flag_values.eval_every, first_seed=flag_values.seed))
+            for name in names]
+  except (ValueError, ImportError) as error:
+    _fail(_flag_names(str(error)))
 
 
 def main(argv):
   if len(argv) > 1:
-    raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    _fail(f"unexpected arguments: {argv[1:]}")
   from spiel_ext.executors import make_executor  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import (EXPERIMENTS, run_experiment,  # pylint: disable=g-import-not-at-top
-                                     settings_for,
                                      write_reproduction_report)
+  from spiel_ext.files import OutputError  # pylint: disable=g-import-not-at-top
+  from spiel_ext.results.lock import FolderLocked  # pylint: disable=g-import-not-at-top
   if FLAGS.list:
-    _list_experiments(EXPERIMENTS)
+    print(_catalogue(), end="")
     return
-  if FLAGS.experiment == ["report"]:
-    path = write_reproduction_report(EXPERIMENTS, FLAGS.output_dir,
-                                     FLAGS.report_path)
-    print(f"report: {path}")
-    return
-  unknown = [name for name in FLAGS.experiment if name not in EXPERIMENTS]
-  if unknown:
-    raise app.UsageError(f"--experiment: unknown {unknown}; accepted: "
-                         f"{', '.join(sorted(EXPERIMENTS))}, or report.")
+  plans = plan()
   _check_output_dir(FLAGS.output_dir)
   try:
+    if not plans:
+      path = write_reproduction_report(EXPERIMENTS, FLAGS.output_dir,
+                                       FLAGS.report_path)
+      print(f"report: {path}")
+      return
     executor = make_executor(FLAGS.executor, FLAGS.workers, FLAGS.ray_address)
-    for name in FLAGS.experiment:
-      experiment = EXPERIMENTS[name]
-      settings = settings_for(
-          experiment, FLAGS.scale, iterations=FLAGS.iterations,
-          seeds=FLAGS.seeds, games=FLAGS.games, algorithms=FLAGS.algorithms,
-          eval_every=FLAGS.eval_every, first_seed=FLAGS.seed)
-      outputs = run_experiment(experiment, settings, FLAGS.output_dir,
+    for name, settings in plans:
+      start = time.perf_counter()
+      outputs = run_experiment(EXPERIMENTS[name], settings, FLAGS.output_dir,
                                executor, checkpoint_every=FLAGS.checkpoint_every,
-                               resume=FLAGS.resume, quiet=FLAGS.quiet)
-      print(f"{name}: results {', '.join(map(str, outputs.results))}")
-      for path in outputs.figures:
-        print(f"{name}: figure  {path}")
-      for path in outputs.tables:
-        print(f"{name}: table   {path}")
-  except ValueError as error:
-    raise app.UsageError(str(error)) from None
+                               resume=FLAGS.resume, overwrite=FLAGS.overwrite,
+                               quiet=FLAGS.quiet)
+      _summary(name, outputs, time.perf_counter() - start)
+  except (ValueError, ImportError, FolderLocked, OutputError) as error:
+    _fail(_flag_names(str(error)))
+  except OSError as error:  # Any other file error: say which file.
+    _fail(f"{error.filename or FLAGS.output_dir}: {error.strerror or error}")
+
+
+def _flag_names(message: str) -> str:
+  """Library messages name arguments (``seeds``); say the flag (``--seeds``)."""
+  for name in ("iterations", "seeds", "seed", "eval_every", "algorithms",
+               "games", "scale", "executor"):
+    if message.startswith(f"{name} ") or message.startswith(f"{name}:"):
+      return f"--{message}"
+  return message
 
 
 if __name__ == "__main__":
-  logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+  __doc__ += "\n" + _catalogue()
+  logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                      format="%(levelname)s: %(message)s")
   app.run(main)

@@ -2,16 +2,15 @@
 
 Both share one interface, ``run(jobs, output_dir, checkpoint_every,
 on_iterations, on_unit_done)``, and produce the same rows for the same
-seeds. :func:`run_jobs` adds the progress bars.
+seeds. :func:`run_jobs` adds the progress report.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tqdm.auto import tqdm
-
 from spiel_ext.executors.local import LocalExecutor
+from spiel_ext.executors.progress import progress_reporters
 from spiel_ext.executors.resume import Job, unit_store
 from spiel_ext.executors.units import WorkUnit
 
@@ -32,13 +31,12 @@ def make_executor(name: str, workers: int = 1, ray_address: str | None = None):
 
 
 def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
-             checkpoint_every: int, quiet: bool = False) -> None:
-  """Runs every job, resuming finished and unfinished units from disk."""
-  units = tqdm(total=len(jobs), desc="units", unit="unit", disable=quiet,
-               position=0)
-  iterations = tqdm(total=sum(job.unit.iterations for job in jobs),
-                    desc="iterations", unit="it", disable=quiet, position=1,
-                    smoothing=0.05)
+             checkpoint_every: int, quiet: bool = False,
+             label: str = "run") -> None:
+  """Runs every job, resuming finished and unfinished units from disk;
+  progress bars on a terminal, a line per tenth otherwise."""
+  units, iterations = progress_reporters(
+      label, len(jobs), sum(job.unit.iterations for job in jobs), quiet)
   try:
     executor.run(jobs, output_dir, checkpoint_every,
                  on_iterations=iterations.update,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from spiel_ext.executors.resume import Job, resume_point, unit_store
-from spiel_ext.executors.units import Checkpoint, advance, chunk_ends
+from spiel_ext.executors.units import Checkpoint, advance, next_chunk_end
 
 
 class _BufferSink:
@@ -78,23 +78,24 @@ class RayExecutor:
       start = 0 if checkpoint is None else checkpoint.iteration
       if start:
         on_iterations(start)
-      ends = chunk_ends(start, job.unit.iterations, checkpoint_every)
-      plans[job.unit.unit_id] = (job, store, ends, start)
-      pending[remote.remote(job, checkpoint, ends[0])] = job.unit.unit_id
+      plans[job.unit.unit_id] = (job, store, start)
+      end = next_chunk_end(start, job.unit.iterations, checkpoint_every)
+      pending[remote.remote(job, checkpoint, end)] = job.unit.unit_id
     while pending:
       ready, _ = self._ray.wait(list(pending), num_returns=1)
       unit_id = pending.pop(ready[0])
       rows, snapshots, checkpoint = self._ray.get(ready[0])
-      job, store, ends, previous = plans[unit_id]
+      job, store, previous = plans[unit_id]
       store.append(rows)
       for name, iteration, strategy in snapshots:
         store.save_snapshot(name, iteration, strategy)
       store.save_checkpoint(checkpoint.as_dict())
       on_iterations(checkpoint.iteration - previous)
-      remaining = [end for end in ends if end > checkpoint.iteration]
-      if remaining:
-        plans[unit_id] = (job, store, ends, checkpoint.iteration)
-        pending[remote.remote(job, checkpoint, remaining[0])] = unit_id
+      if checkpoint.iteration < job.unit.iterations:
+        plans[unit_id] = (job, store, checkpoint.iteration)
+        end = next_chunk_end(checkpoint.iteration, job.unit.iterations,
+                             checkpoint_every)
+        pending[remote.remote(job, checkpoint, end)] = unit_id
       else:
         store.mark_done()
         on_unit_done(unit_id)

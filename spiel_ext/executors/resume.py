@@ -31,21 +31,34 @@ def unit_store(output_dir: str | Path, unit: WorkUnit) -> UnitStore:
 
 
 def resume_point(store: UnitStore) -> tuple[bool, Checkpoint | None]:
-  """(done, checkpoint) for a unit, repairing its files for a restart."""
+  """(done, checkpoint) for a unit, repairing its files for a restart.
+
+  A finished unit whose rows are exactly those it finished with is done. An
+  unfinished one continues from its checkpoint when every row the checkpoint
+  recorded is on disk unchanged; lines after them are dropped (they are
+  recomputed identically). Otherwise (rows missing, edited, duplicated or
+  foreign, or files that cannot be read) the unit runs again from the start,
+  with a warning saying what was wrong.
+  """
   if store.is_done():
     return True, None
   try:
     if store.done_path.exists():
-      raise CorruptUnit("its rows do not match the finished unit's checksum")
+      unit_rows = store.read()
+      raise CorruptUnit(unit_rows.problem or "its rows are not those it "
+                        f"finished with ({store.done_record()})")
     data = store.load_checkpoint()
     if data is None:
       store.reset()
       return False, None
     checkpoint = Checkpoint.from_dict(data)
-    store.truncate_after(checkpoint.iteration)
+    problem = store.rows_problem(data)
+    if problem:
+      raise CorruptUnit(problem)
+    store.keep_rows(data["rows"])
     return False, checkpoint
   except (CorruptUnit, KeyError, TypeError, ValueError) as error:
-    warnings.warn(f"{store.folder}: corrupt unit files ({error}); running "
-                  "the unit again from the start.")
+    warnings.warn(f"{store.folder}: {error}; running the unit again from "
+                  "the start.")
     store.reset()
     return False, None

@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 import pickle
 import time
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -160,8 +160,18 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
                     tuple(sorted(taken)))
 
 
-def chunk_ends(start: int, iterations: int, checkpoint_every: int) -> list[int]:
-  """The iterations after ``start`` at which a checkpoint is taken."""
-  ends = list(range((start // checkpoint_every + 1) * checkpoint_every,
-                    iterations, checkpoint_every))
-  return ends + [iterations] if iterations > start else []
+def next_chunk_end(position: int, iterations: int,
+                   checkpoint_every: int) -> int:
+  """The iteration of the next checkpoint after ``position``."""
+  return min((position // checkpoint_every + 1) * checkpoint_every,
+             iterations)
+
+
+def chunk_ends(start: int, iterations: int,
+               checkpoint_every: int) -> Iterator[int]:
+  """The iterations after ``start`` at which a checkpoint is taken (lazily:
+  a run of 10^9 iterations does not build a list)."""
+  position = start
+  while position < iterations:
+    position = next_chunk_end(position, iterations, checkpoint_every)
+    yield position

@@ -20,13 +20,34 @@ import numpy as np
 import pandas as pd
 
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
+from spiel_ext.files import atomic_write
 from spiel_ext.experiments.metrics import check_metrics, metric_function
 from spiel_ext.experiments.solvers import (ALGORITHMS, check_algorithms,
                                            game_string)
+from spiel_ext.results.lock import RunLock
+from spiel_ext.results.manifest import (MANIFEST, describe_session,
+                                        read_manifest,
+                                        session_record, utc_now,
+                                        write_manifest)
 from spiel_ext.results.report import Claim, write_report
 from spiel_ext.results.store import canonical_json, load_results, write_merged
 
 SCALES = ("quick", "paper")
+# Bounds on what a run may ask for. 10^9 iterations of the fastest solver
+# on the smallest game take days; more is a typo, not an experiment.
+MAX_ITERATIONS = 10**9
+# Seeds of numpy's legacy generators and of most tools users compare with.
+MAX_SEED = 2**32 - 1
+MAX_UNITS = 100_000
+MAX_EVALUATION_POINTS = 100_000
+
+
+def _check_count(name: str, value: Any, low: int, high: int) -> int:
+  if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or
+      not low <= value <= high):
+    raise ValueError(f"{name} must be an integer in [{low:,}, {high:,}]; got "
+                     f"{value!r}.")
+  return int(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,10 +90,19 @@ class Settings:
 
 @dataclasses.dataclass(frozen=True)
 class Outputs:
-  """Where a run wrote its results, figures and tables."""
+  """Where a run wrote its results, figures and tables.
+
+  Attributes:
+    folder: the run folder.
+    units: the run's work units.
+    already_done: units finished before this session (resumed runs).
+  """
   results: list[Path]
   figures: list[Path]
   tables: list[Path]
+  folder: Path | None = None
+  units: int = 0
+  already_done: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,16 +153,43 @@ def settings_for(experiment: Experiment, scale: str, *,
   if scale not in SCALES:
     raise ValueError(f"scale must be one of {list(SCALES)}; got {scale!r}.")
   base = experiment.quick if scale == "quick" else experiment.paper
-  for name, value in (("iterations", iterations), ("seeds", seeds),
-                      ("eval_every", eval_every)):
-    if value is not None and (not isinstance(value, int) or value <= 0):
-      raise ValueError(f"{name} must be a positive integer; got {value!r}.")
-  if not isinstance(first_seed, int) or first_seed < 0:
-    raise ValueError(f"seed must be an integer >= 0; got {first_seed!r}.")
+  for name, value, high in (("iterations", iterations, MAX_ITERATIONS),
+                            ("seeds", seeds, MAX_UNITS),
+                            ("eval_every", eval_every, MAX_ITERATIONS)):
+    if value is not None:
+      _check_count(name, value, 1, high)
+  _check_count("seed", first_seed, 0, MAX_SEED)
+  seed_count = seeds or base.seeds
+  if first_seed + seed_count - 1 > MAX_SEED:
+    raise ValueError(
+        f"seed: the runs use seeds {first_seed} to "
+        f"{first_seed + seed_count - 1}, past the largest seed {MAX_SEED}; "
+        f"the first seed must be at most {MAX_SEED - seed_count + 1} for "
+        f"{seed_count} seeds.")
+  run_iterations = iterations or base.iterations
+  interval = eval_every or base.eval_every
+  if interval and run_iterations // interval > MAX_EVALUATION_POINTS:
+    raise ValueError(
+        f"eval_every: {run_iterations:,} iterations evaluated every "
+        f"{interval:,} give {run_iterations // interval:,} evaluation "
+        f"points; at most {MAX_EVALUATION_POINTS:,} are allowed (eval_every "
+        f">= {-(-run_iterations // MAX_EVALUATION_POINTS):,}).")
+  for name, value in (("algorithms", algorithms), ("games", games)):
+    if value is not None and (isinstance(value, str) or not value or
+                              not all(isinstance(item, str) and item.strip()
+                                      for item in value)):
+      raise ValueError(f"{name}: give at least one name, each non-empty; "
+                       f"got {list(value) if not isinstance(value, str) else value!r}"
+                       " (leave it out for the experiment's own).")
   algorithms = tuple(algorithms or base.algorithms)
   check_algorithms(algorithms)
   check_metrics(experiment.metrics)
   games = tuple(game_string(game) for game in (games or base.games))
+  units = len(games) * len(algorithms) * seed_count
+  if units > MAX_UNITS:
+    raise ValueError(f"seeds: {len(games)} games x {len(algorithms)} "
+                     f"algorithms x {seed_count} seeds = {units:,} work "
+                     f"units; at most {MAX_UNITS:,} are allowed.")
   return Settings(experiment.name, scale, iterations or base.iterations,
                   seeds or base.seeds, games, algorithms, experiment.metrics,
                   eval_every or base.eval_every, base.iteration_caps,
@@ -178,40 +235,139 @@ def load_snapshots(settings: Settings, folder: Path, name: str,
   return policies
 
 
-def prepare_folder(folder: Path, settings: Settings, resume: bool) -> None:
-  """Checks ``folder`` can take this run; clears it for a fresh run."""
+# What a run writes into its folder; --overwrite deletes exactly these.
+RUN_FILES = ("units", "results.parquet", "results.csv", "config.json",
+             MANIFEST, "figures", "tables")
+
+
+def holds_results(folder: Path) -> bool:
+  """True when ``folder`` holds (part of) a run."""
+  units = folder / "units"
+  return (any(units.iterdir()) if units.is_dir() else False) or any(
+      (folder / name).exists()
+      for name in ("results.parquet", "results.csv", MANIFEST))
+
+
+def read_json(path: Path) -> Any:
+  """The JSON in ``path``; ValueError naming the path if it is damaged."""
+  try:
+    return json.loads(path.read_text())
+  except OSError as error:
+    raise ValueError(f"cannot read {path}: {error.strerror}") from None
+  except ValueError as error:
+    raise ValueError(f"{path} is damaged ({error})") from None
+
+
+def _stored_settings_json(folder: Path) -> dict[str, Any] | None:
+  """The settings of the run in ``folder``: config.json, or the manifest's
+  copy when config.json is missing or damaged; None if neither exists."""
   config = folder / "config.json"
-  if resume and config.exists():
-    stored = json.loads(config.read_text())
+  try:
+    return read_json(config) if config.exists() else None
+  except ValueError as error:
+    try:
+      manifest = read_manifest(folder)
+    except ValueError:
+      manifest = None
+    if manifest is None or "settings" not in manifest:
+      raise ValueError(f"{error}; the run's settings are unknown: use "
+                       "--overwrite to start it again or another "
+                       "--output_dir") from None
+    logging.warning("%s; using the settings recorded in %s.", error,
+                    folder / MANIFEST)
+    return manifest["settings"]
+
+
+def prepare_folder(folder: Path, settings: Settings, resume: bool,
+                   overwrite: bool = False) -> None:
+  """Checks ``folder`` can take this run and records its settings.
+
+  Never deletes results unless ``overwrite``: a folder holding a run is
+  resumed (``resume``, same settings only) or refused.
+  """
+  if resume and overwrite:
+    raise ValueError("--resume and --overwrite contradict each other: "
+                     "choose one.")
+  if overwrite and holds_results(folder):
+    for name in RUN_FILES:
+      path = folder / name
+      if path.is_dir():
+        shutil.rmtree(path)
+      elif path.exists():
+        path.unlink()
+    logging.warning("--overwrite: deleted the previous run in %s.", folder)
+  elif resume:
+    stored = _stored_settings_json(folder)
+    if stored is None and holds_results(folder):
+      raise ValueError(
+          f"--resume: {folder} holds results but no record of their "
+          "settings; use --overwrite to start again or another --output_dir.")
     current = json.loads(settings.as_json())
-    if stored != current:
+    if stored is not None and stored != current:
       differences = sorted(key for key in current
                            if stored.get(key) != current[key])
       raise ValueError(
           f"--resume: {folder} holds a run with different settings "
-          f"({', '.join(differences)}); use another --output_dir or drop "
-          "--resume to start over.")
-  elif not resume and (folder / "units").exists():
-    shutil.rmtree(folder / "units")
-  folder.mkdir(parents=True, exist_ok=True)
-  config.write_text(settings.as_json())
+          f"({', '.join(differences)}); use another --output_dir, or "
+          "--overwrite to delete it and start over.")
+  elif holds_results(folder):
+    raise ValueError(
+        f"{folder} already holds results of an earlier run; add --resume to "
+        "continue it (finished units are kept), --overwrite to delete it and "
+        "start over, or choose another --output_dir.")
+  atomic_write(folder / "config.json", settings.as_json())
+
+
+def start_session(folder: Path, settings: Settings, jobs: Sequence[Job],
+                  resume: bool) -> dict[str, Any]:
+  """Writes the manifest with this run's units and a new session."""
+  manifest = None
+  if resume:
+    try:
+      manifest = read_manifest(folder)
+    except ValueError as error:
+      logging.warning("%s; writing a new one.", error)
+  sessions = list(manifest.get("sessions", [])) if manifest else []
+  sessions.append(session_record(resumed=resume))
+  manifest = {"experiment": settings.experiment,
+              "settings": json.loads(settings.as_json()),
+              "units": [job.unit.unit_id for job in jobs],
+              "sessions": sessions}
+  write_manifest(folder, manifest)
+  return manifest
 
 
 def run_experiment(experiment: Experiment, settings: Settings,
                    output_dir: str | Path, executor: Any, *,
                    checkpoint_every: int = 1000, resume: bool = False,
-                   quiet: bool = False) -> Outputs:
-  """Runs (or resumes) an experiment and writes its figures and tables."""
+                   overwrite: bool = False, quiet: bool = False) -> Outputs:
+  """Runs (or resumes) an experiment and writes its figures and tables.
+
+  The run folder is locked for the whole run (:class:`RunLock`); its
+  manifest lists the run's units and records this session.
+
+  Raises:
+    FolderLocked: another process is writing to the folder.
+    ValueError: the folder holds another run (see :func:`prepare_folder`).
+    OutputError: a file could not be written (names the path).
+  """
   folder = Path(output_dir) / experiment.name
-  prepare_folder(folder, settings, resume)
-  jobs = build_jobs(settings)
-  logging.info("%s: %d work units, results in %s", experiment.name,
-               len(jobs), folder)
-  run_jobs(jobs, folder, executor, checkpoint_every, quiet)
-  frame = load_results(folder)
-  results = list(write_merged(folder, frame))
-  figures, tables = experiment.summarize(frame, settings, folder)
-  return Outputs(results, figures, tables)
+  with RunLock(folder):
+    prepare_folder(folder, settings, resume, overwrite)
+    jobs = build_jobs(settings)
+    manifest = start_session(folder, settings, jobs, resume)
+    already_done = sum(unit_store(folder, job.unit).is_done()
+                       for job in jobs)
+    logging.info("%s: %d work units (%d finished before), results in %s",
+                 experiment.name, len(jobs), already_done, folder)
+    run_jobs(jobs, folder, executor, checkpoint_every, quiet,
+             label=experiment.name)
+    manifest["sessions"][-1]["finished_utc"] = utc_now()
+    write_manifest(folder, manifest)
+    frame = load_results(folder)
+    results = list(write_merged(folder, frame))
+    figures, tables = experiment.summarize(frame, settings, folder)
+  return Outputs(results, figures, tables, folder, len(jobs), already_done)
 
 
 def command_for(settings: Settings) -> str:
@@ -221,11 +377,11 @@ def command_for(settings: Settings) -> str:
 
 
 def stored_settings(folder: Path) -> Settings | None:
-  """The settings of the run stored in ``folder``, if any."""
-  config = folder / "config.json"
-  if not config.exists():
+  """The settings of the run stored in ``folder``, if any; ValueError
+  naming the file if it is damaged."""
+  data = _stored_settings_json(folder)
+  if data is None:
     return None
-  data = json.loads(config.read_text())
   for key in ("games", "algorithms", "metrics"):
     data[key] = tuple(data[key])
   data["iteration_caps"] = tuple(tuple(pair) for pair in data["iteration_caps"])
@@ -233,39 +389,51 @@ def stored_settings(folder: Path) -> Settings | None:
   return Settings(**data)
 
 
+def report_section(name: str, experiment: Experiment, folder: Path,
+                   report: Path) -> dict[str, Any]:
+  """One experiment's section of the report from its run in ``folder``;
+  the figures and markdown tables it cites are copied next to the report
+  (``<report>_files/<experiment>/``)."""
+  try:
+    settings = stored_settings(folder)
+    manifest = read_manifest(folder)
+  except ValueError as error:
+    return {"scale": "no", "claims": [], "problem": str(error)}
+  if settings is None or not (folder / "results.parquet").exists():
+    return {"scale": "no", "claims": []}
+  frame = pd.read_parquet(folder / "results.parquet")
+  files = report.parent / f"{report.stem}_files"
+  outputs = []
+  for source in sorted(folder.glob("figures/*.png")) + sorted(
+      folder.glob("tables/*.md")):
+    target = atomic_write(files / name / source.relative_to(folder),
+                          source.read_bytes())
+    outputs.append(str(target.relative_to(report.parent)))
+  claims = [dataclasses.replace(
+      claim, evidence=f"{files.name}/{claim.evidence}")
+            for claim in experiment.claims(frame, settings, folder)]
+  sessions = (manifest or {}).get("sessions") or frame.attrs.get(
+      "provenance", [])
+  return {"scale": settings.scale, "claims": claims, "outputs": outputs,
+          "sessions": [describe_session(session) for session in sessions]}
+
+
 def write_reproduction_report(experiments: dict[str, Experiment],
                               output_dir: str | Path,
-                              path: str | Path) -> Path:
+                              path: str | Path | None = None) -> Path:
   """The reproduction report from every experiment's results in
-  ``output_dir``; the figures and markdown tables it cites are copied next
-  to it (``<report>_files/``) so the report stands on its own."""
-  path = Path(path)
-  files = path.parent / f"{path.stem}_files"
-  sections = {}
-  for name, experiment in experiments.items():
-    if experiment.claims is None:
-      continue
-    folder = Path(output_dir) / name
-    settings = stored_settings(folder)
-    if settings is None or not (folder / "results.parquet").exists():
-      sections[name] = {"scale": "no", "claims": []}
-      continue
-    frame = pd.read_parquet(folder / "results.parquet")
-    outputs = []
-    for source in sorted(folder.glob("figures/*.png")) + sorted(
-        folder.glob("tables/*.md")):
-      relative = source.relative_to(Path(output_dir))
-      target = files / relative
-      target.parent.mkdir(parents=True, exist_ok=True)
-      shutil.copyfile(source, target)
-      outputs.append(str(target.relative_to(path.parent)))
-    claims = [dataclasses.replace(
-        claim, evidence=f"{files.name}/{claim.evidence}")
-              for claim in experiment.claims(frame, settings, folder)]
-    sections[name] = {"scale": settings.scale, "claims": claims,
-                      "outputs": outputs}
+  ``output_dir``, written to ``path`` (default
+  ``<output_dir>/reproduction.md``). A section whose experiment has no
+  results in ``output_dir`` keeps what the report at ``path`` said, if that
+  had results."""
+  path = Path(output_dir) / "reproduction.md" if path is None else Path(path)
+  sections = {name: report_section(name, experiment, Path(output_dir) / name,
+                                   path)
+              for name, experiment in experiments.items()
+              if experiment.claims is not None}
   return write_report(path, sections, preamble=(
       "Verdicts compare each paper statement with our numbers at the scale "
       "shown; quick-scale runs use fewer iterations and seeds than the "
       "papers. Evidence links point to copies of the figures and tables "
-      "next to this report."))
+      "next to this report. Under each heading, the runs the results come "
+      "from: versions, commit, host, times and command."))

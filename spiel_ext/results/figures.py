@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top,wrong-imp
 import numpy as np  # pylint: disable=g-import-not-at-top,wrong-import-position
 import pandas as pd  # pylint: disable=g-import-not-at-top,wrong-import-position
 
+from spiel_ext.files import atomic_write  # pylint: disable=g-import-not-at-top,wrong-import-position
 from spiel_ext.results.labels import game_label  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 METRIC_LABELS = {
@@ -31,16 +32,19 @@ METRIC_LABELS = {
 
 
 def save_figure(figure, path: str | Path) -> list[Path]:
-  """Writes ``figure`` as PNG and PDF next to each other; closes it."""
+  """Writes ``figure`` as PNG and PDF next to each other (each atomically);
+  closes it."""
   figure.tight_layout()
   path = Path(path)
-  path.parent.mkdir(parents=True, exist_ok=True)
   written = []
-  for suffix in (".png", ".pdf"):
-    target = path.with_suffix(suffix)
-    figure.savefig(target, dpi=150)
-    written.append(target)
-  plt.close(figure)
+  try:
+    for suffix in ("png", "pdf"):
+      written.append(atomic_write(
+          path.with_suffix(f".{suffix}"),
+          lambda handle, kind=suffix: figure.savefig(handle, format=kind,
+                                                     dpi=150)))
+  finally:
+    plt.close(figure)
   return written
 
 

@@ -16,11 +16,12 @@ Every result is a row of :data:`COLUMNS`:
 A run is a set of work units (one algorithm x game x hyperparameters x seed),
 each with its own folder ``units/<unit id>/`` holding ``rows.csv`` (appended
 and flushed at every evaluation point, so a crash loses at most the point in
-progress), ``checkpoint.pkl`` (the solver's state, replaced atomically) and
-``done.json`` (the row count and a checksum of the finished rows) and
-``snapshot_<name>.npz`` (average strategies kept for later analysis, such
-as head-to-head tables).
-:func:`load_results` merges the units into one DataFrame;
+progress; every line ends with a check that chains it to the lines before
+it), ``checkpoint.pkl`` (the solver's state with the row count and last
+check at that point, replaced atomically), ``done.json`` (the row count and
+last check of the finished unit) and ``snapshot_<name>.npz`` (average
+strategies kept for later analysis, such as head-to-head tables).
+:func:`load_results` merges the units of a run's manifest into one DataFrame;
 :func:`write_merged` saves it as ``results.parquet`` and ``results.csv``.
 """
 
@@ -33,13 +34,15 @@ import io
 import json
 import os
 import pickle
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
+
+from spiel_ext.files import append_text, atomic_write
+from spiel_ext.results.manifest import read_manifest
 
 COLUMNS = ("experiment", "game", "algorithm", "hyperparameters", "seed",
            "iteration", "episodes", "wall_time", "metric", "value")
@@ -88,74 +91,131 @@ class CorruptUnit(Exception):
   """A unit's files cannot be trusted; the unit must be run again."""
 
 
-def _records_checksum(lines: Iterable[str]) -> str:
-  digest = hashlib.blake2b(digest_size=16)
-  for line in lines:
-    digest.update(line.encode())
-  return digest.hexdigest()
+def row_check(previous: str, record: str) -> str:
+  """The check of a row: a hash of the previous row's check and this row's
+  text, so each row vouches for every row before it (a unit's first row
+  chains from the unit's id)."""
+  return hashlib.blake2b(f"{previous}\n{record}".encode("utf-8"),
+                         digest_size=8).hexdigest()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-  path.parent.mkdir(parents=True, exist_ok=True)
-  with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp",
-                                   delete=False) as handle:
-    handle.write(data)
-    handle.flush()
-    os.fsync(handle.fileno())
-  os.replace(handle.name, path)
+@dataclasses.dataclass
+class UnitRows:
+  """What a unit's ``rows.csv`` holds, read without changing it.
+
+  Attributes:
+    unit_id: the unit's id, where the rows' chain of checks starts.
+    rows: the rows up to the first line that fails its check.
+    lines: their text, as stored.
+    checks: their checks.
+    problem: why reading stopped early, or None when every line is good.
+    torn_tail: the only bad line is a last one without its newline (a
+      crash mid-append).
+  """
+  unit_id: str
+  rows: list[Row] = dataclasses.field(default_factory=list)
+  lines: list[str] = dataclasses.field(default_factory=list)
+  checks: list[str] = dataclasses.field(default_factory=list)
+  problem: str | None = None
+  torn_tail: bool = False
+
+  def check_after(self, count: int) -> str:
+    """The check of the first ``count`` rows (the unit id for none)."""
+    return self.checks[count - 1] if count else self.unit_id
+
+  @property
+  def last_check(self) -> str:
+    return self.check_after(len(self.rows))
 
 
 class UnitStore:
-  """The files of one work unit under ``folder``."""
+  """The files of one work unit under ``folder`` (named by the unit's id).
+
+  ``rows.csv`` holds one row per line, each ending with its check (see
+  :func:`row_check`). The checkpoint and ``done.json`` record how many rows
+  there were and the last row's check, so a missing, truncated, edited,
+  duplicated or foreign row is found when the unit is resumed or merged.
+  """
 
   def __init__(self, folder: str | os.PathLike):
     self.folder = Path(folder)
+    self.unit_id = self.folder.name
     self.rows_path = self.folder / "rows.csv"
     self.checkpoint_path = self.folder / "checkpoint.pkl"
     self.done_path = self.folder / "done.json"
+    self._count: int | None = None
+    self._last_check: str | None = None
 
   # ------------------------------------------------------------- reading
-  def _lines(self) -> list[str]:
-    """Complete lines of rows.csv; a torn last line (a crash while
-    appending) is dropped from the file."""
-    if not self.rows_path.exists():
-      return []
-    data = self.rows_path.read_bytes()
-    if data and not data.endswith(b"\n"):
-      keep = data.rfind(b"\n") + 1
-      with open(self.rows_path, "r+b") as handle:
-        handle.truncate(keep)
-      data = data[:keep]
+  def read(self) -> UnitRows:
+    """The unit's rows up to the first line that fails its check."""
     try:
-      text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-      raise CorruptUnit(f"{self.rows_path} is not text ({error})") from None
-    return text.splitlines(keepends=True)
+      data = self.rows_path.read_bytes()
+    except FileNotFoundError:
+      return UnitRows(self.unit_id)
+    except OSError as error:
+      return UnitRows(self.unit_id, problem=f"{self.rows_path} cannot be "
+                      f"read ({error.strerror})")
+    result = UnitRows(self.unit_id)
+    lines = data.split(b"\n")
+    complete, tail = lines[:-1], lines[-1]
+    for number, raw in enumerate(complete, 1):
+      problem = self._check_line(raw, result)
+      if problem:
+        result.problem = f"{self.rows_path}:{number}: {problem}"
+        return result
+    if tail:
+      result.problem = f"{self.rows_path}:{len(complete) + 1}: torn last line"
+      result.torn_tail = True
+    return result
+
+  def _check_line(self, raw: bytes, result: UnitRows) -> str | None:
+    """Adds a good line to ``result``; otherwise says what is wrong."""
+    try:
+      line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+      return "not text"
+    record, comma, check = line.rpartition(",")
+    if not comma or check != row_check(result.last_check, record):
+      return ("fails its check (edited, duplicated, out of order, from "
+              "another unit or written by an older spiel_ext)")
+    try:
+      row = Row.from_record(next(csv.reader([record])))
+    except (ValueError, StopIteration) as error:
+      return str(error)
+    result.rows.append(row)
+    result.lines.append(line + "\n")
+    result.checks.append(check)
+    return None
 
   def rows(self) -> list[Row]:
-    """Every stored row; raises CorruptUnit on a malformed line."""
-    rows = []
-    for number, line in enumerate(self._lines(), 1):
-      try:
-        rows.append(Row.from_record(next(csv.reader([line]))))
-      except (ValueError, StopIteration) as error:
-        raise CorruptUnit(f"{self.rows_path}:{number}: {error}") from None
-    return rows
+    """Every stored row; raises CorruptUnit unless every line is good."""
+    unit_rows = self.read()
+    if unit_rows.problem:
+      raise CorruptUnit(unit_rows.problem)
+    return unit_rows.rows
 
-  def is_done(self) -> bool:
-    """True when the unit finished and its rows are intact."""
-    if not self.done_path.exists():
-      return False
+  def done_record(self) -> dict[str, Any] | None:
+    """``done.json`` ({"rows", "check"}) or None if absent or unreadable."""
     try:
       done = json.loads(self.done_path.read_text())
-      lines = self._lines()
-      return (done["rows"] == len(lines) and
-              done["checksum"] == _records_checksum(lines))
-    except (OSError, ValueError, KeyError, TypeError):
+      return done if isinstance(done, dict) else None
+    except (OSError, ValueError):
+      return None
+
+  def is_done(self) -> bool:
+    """True when the unit finished and its rows are exactly those it
+    finished with."""
+    done = self.done_record()
+    if done is None:
       return False
+    unit_rows = self.read()
+    return (not unit_rows.problem and done.get("rows") == len(unit_rows.rows)
+            and done.get("check") == unit_rows.last_check)
 
   def load_checkpoint(self) -> dict[str, Any] | None:
-    """The last checkpoint ({"iteration", "state", ...}), or None."""
+    """The last checkpoint ({"iteration", "rows", "rows_check", ...}), or
+    None."""
     if not self.checkpoint_path.exists():
       return None
     try:
@@ -167,38 +227,71 @@ class UnitStore:
     except Exception as error:  # pylint: disable=broad-except
       raise CorruptUnit(f"{self.checkpoint_path}: {error}") from None
 
+  def rows_problem(self, checkpoint: dict[str, Any]) -> str | None:
+    """None if the rows the checkpoint recorded are all on disk, unchanged
+    (rows after them may follow: they are recomputed); else what is wrong."""
+    expected = checkpoint.get("rows")
+    if not isinstance(expected, int) or "rows_check" not in checkpoint:
+      return "the checkpoint records no row count (an older spiel_ext)"
+    unit_rows = self.read()
+    if len(unit_rows.rows) < expected:
+      found = ("rows.csv is missing" if not self.rows_path.exists() else
+               f"{len(unit_rows.rows)} good rows")
+      reason = f"; {unit_rows.problem}" if unit_rows.problem else ""
+      return (f"the checkpoint at iteration {checkpoint['iteration']} "
+              f"recorded {expected} rows, found {found}{reason}")
+    if unit_rows.check_after(expected) != checkpoint["rows_check"]:
+      return (f"the first {expected} rows are not those the checkpoint at "
+              f"iteration {checkpoint['iteration']} recorded")
+    return None
+
   # ------------------------------------------------------------- writing
+  def _position(self) -> tuple[int, str]:
+    if self._count is None:
+      unit_rows = self.read()
+      if unit_rows.problem:
+        raise CorruptUnit(unit_rows.problem)
+      self._count, self._last_check = len(unit_rows.rows), unit_rows.last_check
+    return self._count, self._last_check
+
   def append(self, rows: Sequence[Row]) -> None:
-    """Appends rows and flushes them to disk."""
+    """Appends rows, each with its check, and flushes them to disk."""
     if not rows:
       return
-    self.folder.mkdir(parents=True, exist_ok=True)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    count, check = self._position()
+    lines = []
     for row in rows:
-      writer.writerow(row.as_record())
-    with open(self.rows_path, "a", encoding="utf-8") as handle:
-      handle.write(buffer.getvalue())
-      handle.flush()
-      os.fsync(handle.fileno())
+      buffer = io.StringIO()
+      csv.writer(buffer, lineterminator="").writerow(row.as_record())
+      record = buffer.getvalue()
+      check = row_check(check, record)
+      lines.append(f"{record},{check}\n")
+    append_text(self.rows_path, "".join(lines))
+    self._count, self._last_check = count + len(rows), check
 
   def save_checkpoint(self, checkpoint: dict[str, Any]) -> None:
-    """Replaces the checkpoint atomically."""
-    _atomic_write(self.checkpoint_path,
-                  pickle.dumps(checkpoint, protocol=pickle.HIGHEST_PROTOCOL))
+    """Replaces the checkpoint atomically, recording the rows so far."""
+    count, check = self._position()
+    checkpoint = dict(checkpoint, rows=count, rows_check=check)
+    atomic_write(self.checkpoint_path,
+                 pickle.dumps(checkpoint, protocol=pickle.HIGHEST_PROTOCOL))
 
-  def truncate_after(self, iteration: int) -> None:
-    """Drops rows past ``iteration`` (they are recomputed on resume)."""
-    lines = self._lines()
-    keep = [line for line, row in zip(lines, self.rows())
-            if row.iteration <= iteration]
-    if len(keep) != len(lines):
-      _atomic_write(self.rows_path, "".join(keep).encode("utf-8"))
+  def keep_rows(self, count: int) -> None:
+    """Keeps the first ``count`` good rows and drops every line after them
+    (rows past a checkpoint are recomputed on resume)."""
+    unit_rows = self.read()
+    if count > len(unit_rows.rows):
+      raise CorruptUnit(f"{self.rows_path} holds {len(unit_rows.rows)} good "
+                        f"rows, fewer than {count}")
+    keep = unit_rows.lines[:count]
+    if count < len(unit_rows.rows) or unit_rows.problem:
+      atomic_write(self.rows_path, "".join(keep))
+    self._count, self._last_check = count, unit_rows.check_after(count)
 
   def mark_done(self) -> None:
-    lines = self._lines()
-    _atomic_write(self.done_path, canonical_json(
-        {"rows": len(lines), "checksum": _records_checksum(lines)}).encode())
+    count, check = self._position()
+    atomic_write(self.done_path, canonical_json({"rows": count,
+                                                 "check": check}))
     try:
       self.checkpoint_path.unlink()
     except FileNotFoundError:
@@ -209,7 +302,7 @@ class UnitStore:
     """Keeps an average strategy as ``snapshot_<name>.npz`` (atomically)."""
     buffer = io.BytesIO()
     np.savez(buffer, iteration=np.int64(iteration), strategy=strategy)
-    _atomic_write(self.folder / f"snapshot_{name}.npz", buffer.getvalue())
+    atomic_write(self.folder / f"snapshot_{name}.npz", buffer.getvalue())
 
   def load_snapshot(self, name: str) -> tuple[int, np.ndarray] | None:
     """(iteration, strategy) of a snapshot, or None if it was not taken."""
@@ -226,8 +319,9 @@ class UnitStore:
     for path in paths:
       try:
         path.unlink()
-      except FileNotFoundError:
+      except (FileNotFoundError, NotADirectoryError):
         pass
+    self._count, self._last_check = 0, self.unit_id
 
 
 def rows_to_frame(rows: Iterable[Row]) -> pd.DataFrame:
@@ -237,34 +331,64 @@ def rows_to_frame(rows: Iterable[Row]) -> pd.DataFrame:
   return frame.astype(_TYPES)
 
 
-def load_results(output_dir: str | os.PathLike) -> pd.DataFrame:
-  """Every row under ``output_dir`` (finished and unfinished units), sorted.
+def load_results(output_dir: str | os.PathLike,
+                 units: Sequence[str] | None = None) -> pd.DataFrame:
+  """The rows of a run folder's units (finished and unfinished), sorted.
 
-  Units whose files are corrupt are skipped with a warning.
+  Args:
+    output_dir: the run folder (``<output_dir>/<experiment>``).
+    units: the unit ids to read; by default those of the folder's manifest
+      (other unit folders, say of another run, are ignored), or every unit
+      folder when there is no manifest.
+
+  Returns:
+    The rows, with the run's sessions (versions, commit, command, host,
+    times) in ``frame.attrs["provenance"]`` when there is a manifest. A unit
+    whose rows fail their checks contributes the rows before the first bad
+    one, with a warning (a torn last line, left by a crash, is dropped
+    silently).
   """
+  folder = Path(output_dir)
+  manifest = read_manifest(folder)
+  if units is None and manifest is not None:
+    units = manifest["units"]
+  if units is None:
+    paths = sorted((folder / "units").glob("*"))
+  else:
+    paths = [folder / "units" / unit for unit in units]
   rows: list[Row] = []
-  for folder in sorted((Path(output_dir) / "units").glob("*")):
-    try:
-      rows.extend(UnitStore(folder).rows())
-    except CorruptUnit as error:
-      warnings.warn(f"skipping a corrupt unit: {error}")
+  for path in paths:
+    if not path.is_dir():
+      continue
+    store = UnitStore(path)
+    unit_rows = store.read()
+    done = store.done_record()
+    if unit_rows.problem and not unit_rows.torn_tail:
+      warnings.warn(f"keeping the {len(unit_rows.rows)} rows before a bad "
+                    f"line: {unit_rows.problem}")
+    elif done is not None and done.get("rows") != len(unit_rows.rows):
+      warnings.warn(f"{store.rows_path}: {len(unit_rows.rows)} rows, the "
+                    f"finished unit had {done.get('rows')}")
+    rows.extend(unit_rows.rows)
   frame = rows_to_frame(rows)
-  return frame.sort_values(
+  frame = frame.sort_values(
       ["experiment", "game", "algorithm", "hyperparameters", "seed",
        "metric", "iteration"], kind="stable").reset_index(drop=True)
+  if manifest is not None:
+    frame.attrs["provenance"] = manifest.get("sessions", [])
+  return frame
 
 
 def write_merged(output_dir: str | os.PathLike,
                  frame: pd.DataFrame | None = None) -> tuple[Path, Path]:
-  """Writes ``results.parquet`` and ``results.csv``; returns their paths."""
+  """Writes ``results.parquet`` and ``results.csv`` atomically; returns
+  their paths. ``frame.attrs`` (the provenance) goes into the Parquet
+  file's metadata, where ``pandas.read_parquet`` restores it."""
   output_dir = Path(output_dir)
   if frame is None:
     frame = load_results(output_dir)
   parquet = output_dir / "results.parquet"
   csv_path = output_dir / "results.csv"
-  buffer = io.BytesIO()
-  frame.to_parquet(buffer, index=False)
-  _atomic_write(parquet, buffer.getvalue())
-  _atomic_write(csv_path, frame.to_csv(index=False).encode("utf-8"))
+  atomic_write(parquet, lambda handle: frame.to_parquet(handle, index=False))
+  atomic_write(csv_path, frame.to_csv(index=False))
   return parquet, csv_path
-

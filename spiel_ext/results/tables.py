@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from spiel_ext.files import atomic_write
+from spiel_ext.results.report import markdown_cell
+
 
 def _cell(value, float_format: str) -> str:
   if isinstance(value, float):
@@ -14,16 +17,21 @@ def _cell(value, float_format: str) -> str:
   return str(value)
 
 
+def _markdown_cell(value, float_format: str = ".4g") -> str:
+  return markdown_cell(_cell(value, float_format))
+
+
 def to_markdown(frame: pd.DataFrame, float_format: str = ".4g",
                 index: bool = False) -> str:
   """A GitHub-flavoured markdown table."""
   if index:
     frame = frame.reset_index()
-  header = [str(column) for column in frame.columns]
+  header = [markdown_cell(column) for column in frame.columns]
   lines = ["| " + " | ".join(header) + " |",
            "|" + "|".join("---" for _ in header) + "|"]
   for row in frame.itertuples(index=False):
-    lines.append("| " + " | ".join(_cell(v, float_format) for v in row) + " |")
+    lines.append("| " + " | ".join(_markdown_cell(v, float_format)
+                                   for v in row) + " |")
   return "\n".join(lines) + "\n"
 
 
@@ -61,10 +69,9 @@ def write_table(frame: pd.DataFrame, path: str | Path, *,
                 index: bool = False) -> list[Path]:
   """Writes ``path``.md and ``path``.tex; returns both paths."""
   path = Path(path)
-  path.parent.mkdir(parents=True, exist_ok=True)
   markdown = path.with_suffix(".md")
   latex = path.with_suffix(".tex")
   heading = f"**{caption}**\n\n" if caption else ""
-  markdown.write_text(heading + to_markdown(frame, float_format, index))
-  latex.write_text(to_latex(frame, float_format, caption, index))
+  atomic_write(markdown, heading + to_markdown(frame, float_format, index))
+  atomic_write(latex, to_latex(frame, float_format, caption, index))
   return [markdown, latex]
