@@ -28,53 +28,71 @@ from pathlib import Path
 from absl import app, flags
 
 FLAGS = flags.FLAGS
-flags.DEFINE_list("experiment", ["quickstart"],
-                  "Experiment name(s), comma separated; --list shows them.")
-flags.DEFINE_bool("list", False, "List the experiments and exit.")
-flags.DEFINE_enum("scale", "quick", ["quick", "paper"],
-                  "quick: minutes on 2 cores; paper: the papers' sizes.")
-flags.DEFINE_integer("iterations", None, "Override: iterations per run "
-                     "(1 to 10^9).", lower_bound=1, upper_bound=10**9)
-flags.DEFINE_integer("seeds", None, "Override: random starts per algorithm "
-                     "(1 to 100,000).", lower_bound=1, upper_bound=100_000)
-flags.DEFINE_integer("eval_every", None,
-                     "Override: evaluate every N iterations (default: about "
-                     "8 log-spaced points per decade; at most 100,000 "
-                     "points).", lower_bound=1, upper_bound=10**9)
-flags.DEFINE_multi_string("games", None, "Override: a game string; repeat "
-                          "the flag for several games (game strings contain "
-                          "commas).")
-flags.DEFINE_list("algorithms", None, "Override: algorithm labels, comma "
-                  "separated (listed below).")
-flags.DEFINE_string("output_dir", "results",
-                    "Folder for results, figures and tables.")
-flags.DEFINE_bool("resume", False,
-                  "Continue the run in --output_dir: skip finished units, "
-                  "resume unfinished ones from their last checkpoint.")
-flags.DEFINE_bool("overwrite", False,
-                  "Delete the run already in --output_dir and start over "
-                  "(without it, a folder holding results is refused).")
-flags.DEFINE_integer("checkpoint_every", 1000,
-                     "Checkpoint solvers every N iterations.", lower_bound=1,
-                     upper_bound=10**9)
-flags.DEFINE_integer("workers", 1, "Processes (local) or CPUs for a local "
-                     "Ray instance (1 to 256).", lower_bound=1,
-                     upper_bound=256)
-flags.DEFINE_enum("executor", "local", ["local", "ray"],
-                  "local: processes on this machine; ray: Ray tasks.")
-flags.DEFINE_string("ray_address", None,
-                    "Ray cluster to join ('auto' or host:port); default: "
-                    "start a local Ray instance.")
-flags.DEFINE_bool("quiet", False, "No progress report (bars on a terminal, "
-                  "a line per tenth of the run otherwise).")
-flags.DEFINE_string("report_path", None,
-                    "Where --experiment=report writes the reproduction "
-                    "report (default: <output_dir>/reproduction.md). A "
-                    "section with no results in --output_dir keeps what "
-                    "the report there already said.")
-flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, seed+1, "
-                     "... (0 to 2^32 - 1).", lower_bound=0,
-                     upper_bound=2**32 - 1)
+
+
+def define_flags(flag_values: flags.FlagValues) -> None:
+  """Defines the runner's flags on ``flag_values``."""
+  define = {"flag_values": flag_values}
+  flags.DEFINE_list("experiment", ["quickstart"],
+                    "Experiment name(s), comma separated; listed below.",
+                    **define)
+  flags.DEFINE_bool("list", False, "List the experiments and algorithm "
+                    "labels and exit.", **define)
+  flags.DEFINE_enum("scale", "quick", ["quick", "paper"],
+                    "quick: minutes on 2 cores; paper: the papers' sizes.",
+                    **define)
+  flags.DEFINE_integer("iterations", None, "Override: iterations per run "
+                       "(1 to 10^9).", lower_bound=1, upper_bound=10**9,
+                       **define)
+  flags.DEFINE_integer("seeds", None, "Override: random starts per algorithm "
+                       "(1 to 100,000).", lower_bound=1, upper_bound=100_000,
+                       **define)
+  flags.DEFINE_integer("eval_every", None,
+                       "Override: evaluate every N iterations (default: "
+                       "about 8 log-spaced points per decade; at most "
+                       "100,000 points).", lower_bound=1, upper_bound=10**9,
+                       **define)
+  flags.DEFINE_multi_string("games", None, "Override: a game string; repeat "
+                            "the flag for several games (game strings "
+                            "contain commas).", **define)
+  flags.DEFINE_list("algorithms", None, "Override: algorithm labels, comma "
+                    "separated (listed below).", **define)
+  flags.DEFINE_string("output_dir", "results",
+                      "Folder for results, figures and tables.", **define)
+  flags.DEFINE_bool("resume", False,
+                    "Continue the run in --output_dir: skip finished units, "
+                    "resume unfinished ones from their last checkpoint.",
+                    **define)
+  flags.DEFINE_bool("overwrite", False,
+                    "Delete the run already in --output_dir and start over "
+                    "(without it, a folder holding results is refused).",
+                    **define)
+  flags.DEFINE_integer("checkpoint_every", 1000,
+                       "Checkpoint solvers every N iterations.",
+                       lower_bound=1, upper_bound=10**9, **define)
+  flags.DEFINE_integer("workers", 1, "Processes (local) or CPUs for a local "
+                       "Ray instance (1 to 256).", lower_bound=1,
+                       upper_bound=256, **define)
+  flags.DEFINE_enum("executor", "local", ["local", "ray"],
+                    "local: processes on this machine; ray: Ray tasks.",
+                    **define)
+  flags.DEFINE_string("ray_address", None,
+                      "Ray cluster to join ('auto' or host:port); default: "
+                      "start a local Ray instance.", **define)
+  flags.DEFINE_bool("quiet", False, "No progress report (bars on a "
+                    "terminal, a line per tenth of the run otherwise).",
+                    **define)
+  flags.DEFINE_string("report_path", None,
+                      "Where --experiment=report writes the reproduction "
+                      "report (default: <output_dir>/reproduction.md). A "
+                      "section with no results in --output_dir keeps what "
+                      "the report there already said.", **define)
+  flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, "
+                       "seed+1, ... (0 to 2^32 - 1).", lower_bound=0,
+                       upper_bound=2**32 - 1, **define)
+
+
+define_flags(FLAGS)
 
 
 def _catalogue() -> str:
@@ -160,34 +178,39 @@ def plan(flag_values=FLAGS) -> list:
 def main(argv):
   if len(argv) > 1:
     _fail(f"unexpected arguments: {argv[1:]}")
+  run(FLAGS)
+
+
+def run(flag_values) -> None:
+  """Runs what the parsed ``flag_values`` ask for."""
   from spiel_ext.executors import make_executor  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import (EXPERIMENTS, run_experiment,  # pylint: disable=g-import-not-at-top
                                      write_reproduction_report)
   from spiel_ext.files import OutputError  # pylint: disable=g-import-not-at-top
   from spiel_ext.results.lock import FolderLocked  # pylint: disable=g-import-not-at-top
-  if FLAGS.list:
+  if flag_values.list:
     print(_catalogue(), end="")
     return
-  plans = plan()
-  _check_output_dir(FLAGS.output_dir)
+  plans = plan(flag_values)
+  _check_output_dir(flag_values.output_dir)
   try:
     if not plans:
-      path = write_reproduction_report(EXPERIMENTS, FLAGS.output_dir,
-                                       FLAGS.report_path)
+      path = write_reproduction_report(EXPERIMENTS, flag_values.output_dir,
+                                       flag_values.report_path)
       print(f"report: {path}")
       return
-    executor = make_executor(FLAGS.executor, FLAGS.workers, FLAGS.ray_address)
+    executor = make_executor(flag_values.executor, flag_values.workers, flag_values.ray_address)
     for name, settings in plans:
       start = time.perf_counter()
-      outputs = run_experiment(EXPERIMENTS[name], settings, FLAGS.output_dir,
-                               executor, checkpoint_every=FLAGS.checkpoint_every,
-                               resume=FLAGS.resume, overwrite=FLAGS.overwrite,
-                               quiet=FLAGS.quiet)
+      outputs = run_experiment(EXPERIMENTS[name], settings, flag_values.output_dir,
+                               executor, checkpoint_every=flag_values.checkpoint_every,
+                               resume=flag_values.resume, overwrite=flag_values.overwrite,
+                               quiet=flag_values.quiet)
       _summary(name, outputs, time.perf_counter() - start)
   except (ValueError, ImportError, FolderLocked, OutputError) as error:
     _fail(_flag_names(str(error)))
   except OSError as error:  # Any other file error: say which file.
-    _fail(f"{error.filename or FLAGS.output_dir}: {error.strerror or error}")
+    _fail(f"{error.filename or flag_values.output_dir}: {error.strerror or error}")
 
 
 def _flag_names(message: str) -> str:
