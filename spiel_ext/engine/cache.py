@@ -32,6 +32,7 @@ import numpy as np
 
 import spiel_ext
 from spiel_ext.engine.fingerprint import FORMAT_VERSION, code_fingerprint
+from spiel_ext.files import umask
 
 CACHE_ENV_VAR = "SPIEL_EXT_CACHE_DIR"
 # A temporary file older than this belongs to a writer that died.
@@ -89,19 +90,6 @@ def _decode_keys(blob: np.ndarray, offsets: np.ndarray) -> list[str]:
   raw = blob.tobytes()
   return [raw[offsets[i]:offsets[i + 1]].decode("utf-8")
           for i in range(len(offsets) - 1)]
-
-
-def _umask() -> int:
-  try:
-    with open("/proc/self/status") as status:
-      for line in status:
-        if line.startswith("Umask:"):
-          return int(line.split()[1], 8)
-  except (OSError, ValueError):
-    pass
-  mask = os.umask(0o022)
-  os.umask(mask)
-  return mask
 
 
 def sweep_stale_temporaries(folder: Path, now: float | None = None) -> int:
@@ -168,7 +156,7 @@ def save(game_string: str, game_fingerprint: str, arrays: dict[str, np.ndarray],
       temporary = handle.name
       np.savez(handle, **payload)
     # NamedTemporaryFile creates 0600; give the file what the umask allows.
-    os.chmod(temporary, 0o666 & ~_umask())
+    os.chmod(temporary, 0o666 & ~umask())
     os.replace(temporary, path)
   except OSError as error:
     warnings.warn(f"spiel_ext could not write its tree cache {path}: {error}")
