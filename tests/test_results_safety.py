@@ -161,8 +161,12 @@ def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
   folder = tmp_path / "quickstart"
   config = folder / "config.json"
   config.write_text(config.read_text()[:25])
+  # A temporary file a kill -9 left mid-write.
+  leftover = next((folder / "units").iterdir()) / ".checkpoint.pkl.x.tmp"
+  leftover.write_bytes(b"half")
   # The manifest holds the settings too: --resume carries on.
   recovered = _run(*flags, "--resume")
+  assert not leftover.exists()
   assert "damaged" in recovered.stderr and "manifest.json" in recovered.stderr
   config.write_text(config.read_text()[:25])
   (folder / "manifest.json").write_text("{\"units\": [")
@@ -336,3 +340,48 @@ def test_bad_values_are_refused_at_once(tmp_path, flags, needle):
   assert needle in result.stderr, result.stderr
   assert len(result.stderr.splitlines()) <= 3, result.stderr
   assert not (tmp_path / "quickstart").exists()
+
+
+# ------------------------------------------------ kill -9 at every phase
+_KILL_FLAGS = SMALL + ["--iterations=3000"]
+# When to kill: the first file of this pattern (under the run folder) exists.
+_KILL_POINTS = {
+    "lock taken, no unit yet": ".lock",
+    "first checkpoint written": "units/*/checkpoint.pkl",
+    "first unit finished": "units/*/done.json",
+    "merging and drawing": "results.parquet",
+}
+
+
+@pytest.fixture(name="uninterrupted", scope="module")
+def _uninterrupted(tmp_path_factory):
+  folder = tmp_path_factory.mktemp("uninterrupted")
+  _run(*_KILL_FLAGS, f"--output_dir={folder}")
+  return _rows(folder / "quickstart")
+
+
+@pytest.mark.parametrize("moment", sorted(_KILL_POINTS))
+def test_kill_minus_nine_at_any_moment_then_resume(tmp_path, uninterrupted,
+                                                   moment):
+  process = subprocess.Popen(
+      [sys.executable, RUNNER, "--quiet", *_KILL_FLAGS,
+       f"--output_dir={tmp_path}"], cwd=ROOT, start_new_session=True,
+      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+  folder = tmp_path / "quickstart"
+  deadline = time.time() + 300
+  while time.time() < deadline and process.poll() is None:
+    if list(folder.glob(_KILL_POINTS[moment])):
+      break
+    time.sleep(0.002)
+  killed = process.poll() is None
+  os.killpg(process.pid, signal.SIGKILL)
+  process.wait()
+  # The stale lock is taken over by --resume, which also removes any
+  # temporary file the kill left mid-write.
+  _run(*_KILL_FLAGS, f"--output_dir={tmp_path}", "--resume")
+  assert not list(tmp_path.rglob("*.tmp"))
+  resumed = _rows(folder)
+  assert not resumed.duplicated().any()
+  pd.testing.assert_frame_equal(uninterrupted, resumed)
+  if moment != "merging and drawing":  # That one may finish first.
+    assert killed, "the run ended before the kill"

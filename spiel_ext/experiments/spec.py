@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
-from spiel_ext.files import atomic_write
+from spiel_ext.files import TEMPORARY_SUFFIX, atomic_write
 from spiel_ext.experiments.metrics import check_metrics, metric_function
 from spiel_ext.experiments.solvers import (ALGORITHMS, check_algorithms,
                                            game_string)
@@ -240,6 +240,16 @@ RUN_FILES = ("units", "results.parquet", "results.csv", "config.json",
              MANIFEST, "figures", "tables")
 
 
+def remove_temporaries(folder: Path) -> None:
+  """Deletes the temporary files a killed writer left in the run folder
+  (safe under the folder's lock: no other writer can be mid-write)."""
+  for path in folder.rglob(f".*{TEMPORARY_SUFFIX}"):
+    try:
+      path.unlink()
+    except OSError:
+      pass
+
+
 def holds_results(folder: Path) -> bool:
   """True when ``folder`` holds (part of) a run."""
   units = folder / "units"
@@ -288,6 +298,7 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
   if resume and overwrite:
     raise ValueError("--resume and --overwrite contradict each other: "
                      "choose one.")
+  remove_temporaries(folder)
   if overwrite and holds_results(folder):
     for name in RUN_FILES:
       path = folder / name
