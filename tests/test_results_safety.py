@@ -8,6 +8,7 @@ runs ``run_experiments.py``.
 import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -153,6 +154,18 @@ def test_overwrite_deletes_the_run_and_starts_over(tmp_path):
   assert not stray.exists()
   frame = _rows(tmp_path / "quickstart")
   assert frame.iteration.max() == 30
+
+
+def test_a_unit_folder_of_another_run_is_not_merged(tmp_path):
+  ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+  _run(*SMALL, "--iterations=20", f"--output_dir={ours}")
+  _run(*SMALL, "--iterations=30", f"--output_dir={theirs}")
+  before = _rows(ours / "quickstart")
+  for unit in (theirs / "quickstart" / "units").iterdir():
+    shutil.copytree(unit, ours / "quickstart" / "units" / unit.name)
+  _run(*SMALL, "--iterations=20", f"--output_dir={ours}", "--resume")
+  merged = pd.read_parquet(ours / "quickstart" / "results.parquet")
+  pd.testing.assert_frame_equal(before, merged.drop(columns="wall_time"))
 
 
 def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
