@@ -57,12 +57,29 @@ def test_small_quickstart_writes_results_figure_and_table(tmp_path):
     (["--games=no_such_game"], "no_such_game"),
     (["--scale=huge"], "--scale"),
     (["--executor=dask"], "--executor"),
+    (["--iterations=1000000000000"], "--iterations"),
+    (["--iterations=100000000000000000000000"], "--iterations"),
+    (["--seed=9223372036854775807", "--seeds=2"], "--seed"),
+    (["--seed=4294967295", "--seeds=2"], "--seed"),
+    (["--iterations=1000000000", "--eval_every=1"], "--eval_every"),
+    (["--algorithms="], "--algorithms"),
+    (["--games="], "--games"),
+    (["--experiment="], "--experiment"),
+    (["--output_dir="], "--output_dir"),
+    (["--workers=100000"], "--workers"),
+    (["--games=no_such_gmae"], "unknown game 'no_such_gmae'"),
 ])
 def test_bad_flags_are_one_line_usage_errors(tmp_path, flags, message):
-  result = _run(f"--output_dir={tmp_path}", *flags, check=False)
+  """Refused at once: the flag named, a line or two, no traceback, no
+  game list, nothing written."""
+  output = [] if any(f.startswith("--output_dir") for f in flags) else [
+      f"--output_dir={tmp_path}"]
+  result = _run(*output, *flags, check=False)
   assert result.returncode != 0
   assert message in result.stderr
   assert "Traceback" not in result.stderr
+  assert len(result.stderr.splitlines()) <= 3, result.stderr
+  assert not list(tmp_path.iterdir())
 
 
 def test_unwritable_output_dir_is_a_usage_error(tmp_path):
