@@ -230,18 +230,22 @@ def check_strategy(tree: GameTree, strategy: Any, name: str = "policy",
 def check_min_action_prob(tree: GameTree, value: Any) -> float:
   """``value`` as a float in [0, 1/|A|), |A| the largest number of legal
   actions at an infoset; ValueError naming ``min_action_prob`` otherwise."""
-  if value == 0 and type(value) in (float, int):  # The common case, fast.
+  if type(value) in (float, int) and value == 0:  # The common case, fast.
     return 0.0
   largest = (1.0 / float(tree.infoset_num_actions.max())
              if tree.num_infosets else 1.0)
   wanted = (f"min_action_prob must be in [0, 1/|A|) = [0, {largest:g}) for "
             f"{tree.game_string}")
+  shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
   if (isinstance(value, (bool, np.bool_)) or
       not isinstance(value, numbers.Real)):
-    raise ValueError(f"{wanted}; got {value!r}.")
-  number = float(value)
+    raise ValueError(f"{wanted}; got {shown}.")
+  try:
+    number = float(value)
+  except OverflowError:  # An int beyond the floats.
+    number = float("inf")
   if not 0.0 <= number < largest:  # False for NaN too.
-    raise ValueError(f"{wanted}; got {value!r}.")
+    raise ValueError(f"{wanted}; got {shown}.")
   return number
 
 

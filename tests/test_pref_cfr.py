@@ -157,12 +157,12 @@ def test_degree_specs_resolve_to_the_right_cells():
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    (dict(preference={"Bet": 0.5}), r"preference\['Bet'\] must be a finite number >= 1"),
+    (dict(preference={"Bet": 0.5}), r"preference\['Bet'\] must be a finite number in \[1, "),
     (dict(preference={"Bet": float("nan")}), "must be a finite number"),
     (dict(preference={"Raise": 5}), r"action 'Raise' is not legal .* known labels: \['Bet', 'Pass'\]"),
     (dict(preference={"zz": {"Bet": 2}}), "unknown infoset key 'zz'"),
     (dict(preference={7: {"Bet": 2}}), "unknown player 7"),
-    (dict(vulnerability=-0.1), "vulnerability must be a finite number >= 0"),
+    (dict(vulnerability=-0.1), r"vulnerability must be a finite number in \[0, "),
     (dict(vulnerability={0: float("nan")}), "must be a finite number"),
     (dict(variant="xx"), r"variant must be one of \['br', 'rm'\]"),
     (dict(base="cfr++"), "base must be one of"),

@@ -71,13 +71,21 @@ def test_return_only_nash_conv_takes_bools_only():
 @pytest.mark.parametrize("solver_class", SOLVERS,
                          ids=[c.__name__ for c in SOLVERS])
 def test_seed_must_be_a_non_negative_int(solver_class, seed, error):
-  with pytest.raises(error, match=r"seed must be an int >= 0 or None; got "):
+  with pytest.raises(error, match=r"seed must be an int in 0\.\.2\*\*63 - 1 "
+                     "or None; got "):
     solver_class("kuhn_poker", seed=seed)
 
 
 def test_accepted_seeds():
-  for seed in (None, 0, 7, np.int64(3), 2**70):
+  for seed in (None, 0, 7, np.int64(3), np.uint64(2**63 - 1), 2**63 - 1):
     GXFPSolver("kuhn_poker", initial_policy="random", seed=seed)
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**70, np.uint64(2**63)])
+def test_seeds_beyond_int64_are_refused(seed):
+  with pytest.raises(ValueError, match=r"seed must be an int in "
+                     r"0\.\.2\*\*63 - 1 or None; got "):
+    CFRSolver("kuhn_poker", seed=seed)
 
 
 # --------------------------------------------------------- DCFR parameters
@@ -87,9 +95,15 @@ DCFR_BAD = [
     (dict(alpha="x"), "alpha must be a finite number; got 'x'"),
     (dict(beta=-math.inf), "beta must be a finite number; got -inf"),
     (dict(beta=True), "beta must be a finite number; got True"),
-    (dict(gamma=-1), "gamma must be a finite number >= 0; got -1"),
-    (dict(gamma=math.inf), "gamma must be a finite number >= 0; got inf"),
-    (dict(gamma=None), "gamma must be a finite number >= 0; got None"),
+    (dict(gamma=-1), r"gamma must be a finite number in \[0, 1000\]; got -1"),
+    (dict(gamma=math.inf), r"gamma must be a finite number in \[0, 1000\]; "
+     "got inf"),
+    (dict(gamma=None), r"gamma must be a finite number in \[0, 1000\]; got "
+     "None"),
+    (dict(gamma=1e308), r"gamma must be a finite number in \[0, 1000\]; got "
+     r"1e\+308"),
+    (dict(gamma=1000.5), r"gamma must be a finite number in \[0, 1000\]"),
+    (dict(alpha=10**400), "alpha must be a finite number; got 1000000"),
 ]
 
 
@@ -201,15 +215,22 @@ def test_uniform_only_where_nothing_was_accumulated():
     (dict(preference=np.full((3, 2), 2.0)),
      r"preference array must have shape \(12, 2\)"),
     (dict(preference={"Bet": np.inf}),
-     r"preference\['Bet'\] must be a finite number >= 1; got inf"),
+     r"preference\['Bet'\] must be a finite number in \[1, 1e\+100\]; got inf"),
     (dict(preference={"Bet": "5"}),
-     r"preference\['Bet'\] must be a finite number >= 1; got '5'"),
+     r"preference\['Bet'\] must be a finite number in \[1, 1e\+100\]; got '5'"),
     (dict(vulnerability=np.full(12, np.inf)),
      "vulnerability degrees must be finite numbers >= 0"),
     (dict(vulnerability=np.full(12, -1.0)),
      "vulnerability degrees must be finite numbers >= 0"),
     (dict(vulnerability=np.inf),
-     "vulnerability must be a finite number >= 0; got inf"),
+     r"vulnerability must be a finite number in \[0, 1e\+100\]; got inf"),
+    (dict(vulnerability=1e101),
+     r"vulnerability must be a finite number in \[0, 1e\+100\]; got 1e\+101"),
+    (dict(preference={"Bet": 1e308}),
+     r"preference\['Bet'\] must be a finite number in \[1, 1e\+100\]; got "
+     r"1e\+308"),
+    (dict(preference=np.full(KUHN_SHAPE, 1e101)),
+     "preference degrees must be finite numbers >= 1 and <= 1e"),
     (dict(where=lambda tree: [99], preference={"Bet": 2}),
      r"where\(.*\) must return infoset rows: integers in 0..11; got row 99"),
     (dict(where=lambda tree: [-1], preference={"Bet": 2}),

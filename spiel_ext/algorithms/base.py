@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.checks import check_bool, check_seed, short_repr
+from spiel_ext.algorithms.checks import (check_bool, check_hyperparameters,
+                                         check_seed, short_repr)
 from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
@@ -48,14 +49,16 @@ class Solver:
     game: a pyspiel game, a game string or a compiled GameTree.
     alternating_updates: True to update players in turn, False to update
       all from the same profile.
-    seed: an int >= 0 or None (fresh entropy) for the solver's
+    seed: an int in 0..2**63 - 1 or None (fresh entropy) for the solver's
       ``numpy.random.Generator``.
     hyperparameters: the constructor's other arguments, in order (kept for
       ``repr``, checkpoints and pickling).
 
   Raises:
-    TypeError: ``alternating_updates`` is not a bool or ``seed`` not an int.
-    ValueError: ``seed`` < 0, or a game the solver cannot handle.
+    TypeError: ``alternating_updates`` is not a bool, ``seed`` not an int or
+      ``hyperparameters`` not a dict.
+    ValueError: ``seed`` outside 0..2**63 - 1, or a game the solver cannot
+      handle.
   """
 
   # Names of the numpy arrays that, with ``_iteration`` and the random
@@ -70,6 +73,7 @@ class Solver:
                hyperparameters: dict[str, Any]):
     self._alternating = check_bool("alternating_updates", alternating_updates)
     self._seed = check_seed(seed)
+    hyperparameters = check_hyperparameters(hyperparameters)
     self._tree = compile_game(game)
     self._game = self._tree.game
     self._check_game()

@@ -89,7 +89,8 @@ from typing import Any
 
 import numpy as np
 
-from spiel_ext.algorithms.checks import check_bool, check_real, check_seed
+from spiel_ext.algorithms.checks import (check_bool, check_int, check_real,
+                                         check_seed)
 from spiel_ext.engine import GameTree
 
 _INSTALL_HINT = ('BNNRewardModel needs PyTorch: install the optional extra '
@@ -107,12 +108,19 @@ def _import_torch():
   return torch, func
 
 
-def _check_int(name: str, value: Any, low: int) -> int:
-  """``value`` as an int >= ``low``; ValueError naming ``name`` otherwise."""
-  if (isinstance(value, (bool, np.bool_)) or
-      not isinstance(value, (int, np.integer)) or value < low):
-    raise ValueError(f"{name} must be an int >= {low}; got {value!r}.")
-  return int(value)
+# Upper bounds of the size arguments: each is allocated as a tensor
+# (hidden x features weights, noise_samples draws of every weight, a
+# batch_size minibatch per step), so a mistyped 10**9 would exhaust memory.
+MAX_HIDDEN = 2**14
+MAX_BATCH_SIZE = 2**20
+MAX_NOISE_SAMPLES = 2**12
+# prior_sigma's range: q starts at sigma = softplus(rho) = prior_sigma / 2
+# with rho = log(expm1(prior_sigma / 2)), finite and resolvable in float32
+# (the network's dtype) only for moderate sigmas.
+PRIOR_SIGMA_RANGE = (1e-3, 1e3)
+# kl_step_size (VIME's lambda) enters the gain squared, times float32
+# values: beyond 1e6 a gain could overflow float32.
+MAX_KL_STEP_SIZE = 1e6
 
 
 def pca_features(num_terminals: int, features: int,
@@ -142,17 +150,19 @@ class BNNRewardModel:
   Args:
     tree: the rules (the base game's compiled tree); only its terminals are
       modelled.
-    hidden: hidden ReLU units, an int >= 1 (default 32, the paper's).
+    hidden: hidden ReLU units, an int in 1..2**14 (default 32, the paper's).
     features: PCA dimensions of the input, an int >= 1 and below the number
       of terminals (default 6, the paper's).
-    learning_rate: Adam's step size, a finite number > 0 (default 0.005).
-    batch_size: outcomes per training step, an int >= 1 (default 500).
-    prior_sigma: the prior's standard deviation, a finite number > 0.
-    seed: an int >= 0 (default 0): the PCA basis, the initial weights, the
-      minibatches and every weight draw.
-    kl_step_size: VIME's lambda, a finite number > 0 (default 1.0).
+    learning_rate: Adam's step size, in (0, 1] (default 0.005).
+    batch_size: outcomes per training step, an int in 1..2**20 (default
+      500).
+    prior_sigma: the prior's standard deviation, in [1e-3, 1e3] (default
+      1).
+    seed: an int in 0..2**63 - 1 (default 0): the PCA basis, the initial
+      weights, the minibatches and every weight draw.
+    kl_step_size: VIME's lambda, in (0, 1e6] (default 1.0).
     noise_samples: weight draws for the predictive probability and the
-      information gain, an int >= 1 (default 16).
+      information gain, an int in 1..2**12 (default 16).
     standardize: rescale the PCA features to unit variance (default False,
       the paper's nearly constant inputs).
 
@@ -168,22 +178,25 @@ class BNNRewardModel:
                prior_sigma: float = 1.0, seed: int = 0,
                kl_step_size: float = 1.0, noise_samples: int = 16,
                standardize: bool = False):
-    self.hidden = _check_int("hidden", hidden, 1)
-    num_features = _check_int("features", features, 1)
-    self.learning_rate = check_real("learning_rate", learning_rate, 0.0,
+    self.hidden = check_int("hidden", hidden, 1, MAX_HIDDEN)
+    num_features = check_int("features", features, 1)
+    # Adam moves every weight by up to about learning_rate per step; larger
+    # steps than 1 only diverge (to NaN weights).
+    self.learning_rate = check_real("learning_rate", learning_rate, 0.0, 1.0,
                                     low_inclusive=False)
-    self.batch_size = _check_int("batch_size", batch_size, 1)
-    self.prior_sigma = check_real("prior_sigma", prior_sigma, 0.0,
-                                  low_inclusive=False)
+    self.batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
+    self.prior_sigma = check_real("prior_sigma", prior_sigma,
+                                  *PRIOR_SIGMA_RANGE)
     if isinstance(seed, (bool, np.bool_)) or seed is None:
-      raise ValueError(f"seed must be an int >= 0; got {seed!r}.")
+      raise ValueError(f"seed must be an int in 0..2**63 - 1; got {seed!r}.")
     try:
       self.seed = check_seed(seed)
     except TypeError as error:
       raise ValueError(str(error)) from error
     self.kl_step_size = check_real("kl_step_size", kl_step_size, 0.0,
-                                   low_inclusive=False)
-    self.noise_samples = _check_int("noise_samples", noise_samples, 1)
+                                   MAX_KL_STEP_SIZE, low_inclusive=False)
+    self.noise_samples = check_int("noise_samples", noise_samples, 1,
+                                   MAX_NOISE_SAMPLES)
     self.standardize = check_bool("standardize", standardize)
     terminals = np.asarray(tree.terminals, dtype=np.int64)
     if len(terminals) < 2:
@@ -275,7 +288,7 @@ class BNNRewardModel:
     """``steps`` Bayes-by-backprop minibatch steps on the recorded outcomes;
     returns the last step's loss (the negative ELBO per outcome), or None
     when nothing has been recorded (then nothing changes)."""
-    steps = _check_int("steps", steps, 0)
+    steps = check_int("steps", steps, 0)
     if self.observations == 0 or steps == 0:
       return None
     torch, _ = _import_torch()

@@ -55,7 +55,8 @@ _COMMON_ARGS = """
     random_init: False (default, OpenSpiel's start: zero regrets, uniform
       strategy) or True to start from cumulative regrets and cumulative
       policies drawn from U(0, 1) with ``seed``.
-    seed: an int >= 0 (default 0) or None, seeding ``random_init``.
+    seed: an int in 0..2**63 - 1 (default 0) or None, seeding
+      ``random_init``.
 """
 
 
@@ -89,7 +90,8 @@ class CFRSolver(_FixedRulesSolver):
       any number of players, zero-sum or not.{_COMMON_ARGS}
   Raises:
     TypeError: a bool option that is not a bool, or ``seed`` not an int.
-    ValueError: ``seed`` < 0 or a game the engine cannot compile.
+    ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
+      compile.
 
   Example::
 
@@ -132,7 +134,7 @@ class DCFRSolver(RegretMinimizationSolver):
   ones by t^beta / (t^beta + 1); iteration t's contribution to the average
   strategy is weighted by t^gamma. The factors are computed without
   overflow for any finite alpha and beta, and the average stays finite for
-  any gamma >= 0 and any number of iterations.
+  any gamma in [0, 1000] and any number of iterations.
   {_POLICIES}
   Args:
     game: as for :class:`CFRSolver`.
@@ -140,12 +142,12 @@ class DCFRSolver(RegretMinimizationSolver):
       (default 1.5).
     beta: exponent of the negative-regret discount, any finite number
       (default 0: negative regrets are halved).
-    gamma: exponent of the averaging weight, a finite number >= 0 (default
-      2).{_COMMON_ARGS}
+    gamma: exponent of the averaging weight, a number in [0, 1000] (default
+      2; see ``regret_rules.MAX_GAMMA``).{_COMMON_ARGS}
   Raises:
     TypeError: as :class:`CFRSolver`.
-    ValueError: alpha, beta or gamma not a finite number (gamma < 0), and
-      as :class:`CFRSolver`.
+    ValueError: alpha or beta not a finite number, gamma not in [0, 1000],
+      and as :class:`CFRSolver`.
 
   Example::
 

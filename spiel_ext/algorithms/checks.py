@@ -20,26 +20,84 @@ def check_bool(name: str, value: Any) -> bool:
   Strings such as "no" are refused rather than read as truthy.
   """
   if not isinstance(value, (bool, np.bool_)):
-    raise TypeError(f"{name} must be True or False; got {value!r}.")
+    raise TypeError(f"{name} must be True or False; got "
+                    f"{short_repr(value)}.")
   return bool(value)
 
 
+# The largest seed accepted. numpy's generators take any int >= 0, but seeds
+# are recorded with results and checkpoints as int64 and torch's generators
+# (the ``bnn`` information model) take at most 2**64 - 1.
+MAX_SEED = 2**63 - 1
+
+
 def check_seed(seed: Any) -> int | None:
-  """``seed`` as an int >= 0 or None, the seeds numpy's generators take."""
+  """``seed`` as an int in 0..MAX_SEED (2**63 - 1) or None.
+
+  Raises:
+    TypeError: ``seed`` is not an int (bools and floats included) or None.
+    ValueError: ``seed`` is an int outside 0..2**63 - 1.
+  """
   if seed is None:
     return None
+  wanted = "seed must be an int in 0..2**63 - 1 or None"
   if (isinstance(seed, (bool, np.bool_)) or
       not isinstance(seed, numbers.Integral)):
-    raise TypeError(f"seed must be an int >= 0 or None; got {seed!r}.")
-  if seed < 0:
-    raise ValueError(f"seed must be an int >= 0 or None; got {seed!r}.")
+    raise TypeError(f"{wanted}; got {short_repr(seed)}.")
+  if not 0 <= seed <= MAX_SEED:
+    raise ValueError(f"{wanted}; got {short_repr(seed)}.")
   return int(seed)
+
+
+def check_int(name: str, value: Any, low: int,
+              high: int | None = None) -> int:
+  """``value`` as an int in low..high (no upper bound for None).
+
+  Python and numpy integers are accepted; bools, floats (even 2.0) and
+  strings are not.
+
+  Raises:
+    ValueError: naming ``name`` and the accepted range.
+  """
+  wanted = (f"{name} must be an int >= {low}" if high is None else
+            f"{name} must be an int in {low}..{high}")
+  if (isinstance(value, (bool, np.bool_)) or
+      not isinstance(value, numbers.Integral) or value < low or
+      (high is not None and value > high)):
+    raise ValueError(f"{wanted}; got {short_repr(value)}.")
+  return int(value)
+
+
+def check_methods(name: str, value: Any, methods: Collection[str],
+                  kind: str) -> Any:
+  """``value`` unless it lacks one of the callable ``methods`` (TypeError
+  naming ``name`` and ``kind``, the protocol it should follow)."""
+  missing = [method for method in methods
+             if not callable(getattr(value, method, None))]
+  if missing:
+    raise TypeError(f"{name} must be a {kind} (with method"
+                    f"{'s' if len(methods) > 1 else ''} "
+                    f"{', '.join(methods)}); got {short_repr(value)}.")
+  return value
+
+
+def check_hyperparameters(value: Any) -> dict[str, Any]:
+  """``value`` as a dict (None: empty); TypeError unless it is a dict with
+  string keys."""
+  if value is None:
+    return {}
+  if not isinstance(value, dict) or not all(
+      isinstance(key, str) for key in value):
+    raise TypeError("hyperparameters must be None or a dict {name: value}; "
+                    f"got {short_repr(value)}.")
+  return dict(value)
 
 
 def check_choice(name: str, value: Any, choices: Collection[str]) -> str:
   """``value`` unless it is not one of ``choices`` (ValueError)."""
   if not isinstance(value, str) or value not in choices:
-    raise ValueError(f"{name} must be one of {sorted(choices)}; got {value!r}.")
+    raise ValueError(f"{name} must be one of {sorted(choices)}; got "
+                     f"{short_repr(value)}.")
   return value
 
 
@@ -48,18 +106,22 @@ def check_real(name: str, value: Any, low: float = -math.inf,
                high_inclusive: bool = True) -> float:
   """``value`` as a finite float in the range; ValueError otherwise.
 
-  Bools, strings, NaN and infinities are refused, whatever the range.
+  Bools, strings, NaN, infinities and ints too large for a float are
+  refused, whatever the range.
   """
   wanted = (f"{name} must be a finite number"
             f"{_range(low, high, low_inclusive, high_inclusive)}")
   if (isinstance(value, (bool, np.bool_)) or
       not isinstance(value, numbers.Real)):
-    raise ValueError(f"{wanted}; got {value!r}.")
-  number = float(value)
+    raise ValueError(f"{wanted}; got {short_repr(value)}.")
+  try:
+    number = float(value)
+  except OverflowError:
+    number = math.inf
   below = number < low if low_inclusive else number <= low
   above = number > high if high_inclusive else number >= high
   if not math.isfinite(number) or below or above:
-    raise ValueError(f"{wanted}; got {value!r}.")
+    raise ValueError(f"{wanted}; got {short_repr(value)}.")
   return number
 
 

@@ -34,7 +34,8 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.base import Solver
-from spiel_ext.algorithms.checks import check_bool, check_choice
+from spiel_ext.algorithms.checks import (check_bool, check_choice,
+                                         check_methods, short_repr)
 from spiel_ext.algorithms.fp_rules import (BeliefDecision, BestDecision,
                                            CountingStep, DecisionRule,
                                            EmpiricalStep, FPArrays,
@@ -68,7 +69,8 @@ _COMMON_ARGS = """
       every infoset, drawn with ``seed``) or any policy
       :func:`spiel_ext.policy.policy_to_array` accepts (checked to be a
       strategy).
-    seed: an int >= 0 (default 0) or None, seeding ``initial_policy="random"``.
+    seed: an int in 0..2**63 - 1 (default 0) or None, seeding
+      ``initial_policy="random"``.
 """
 
 _RAISES = """
@@ -97,7 +99,7 @@ class FictitiousPlaySolver(Solver):
     initial_policy: "uniform", "random" or any policy (a strategy).
     min_action_prob: eps of the perturbed game, in [0, 1/|A|).
     tie_break: "lowest" or "even".
-    seed: an int >= 0 or None.
+    seed: an int in 0..2**63 - 1 or None.
     hyperparameters: the public constructor's arguments, in order.
 
   Attributes:
@@ -116,12 +118,21 @@ class FictitiousPlaySolver(Solver):
     check_choice("tie_break", tie_break, TIE_RULES)
     if isinstance(initial_policy, str):
       check_choice("initial_policy", initial_policy, INITIAL_POLICIES)
+    if not callable(rules):
+      raise TypeError("rules must be a callable FPSettings -> (DecisionRule, "
+                      f"StepRule); got {short_repr(rules)}.")
     super().__init__(game, alternating_updates=alternating_updates,
-                     seed=seed, hyperparameters=hyperparameters or {})
+                     seed=seed, hyperparameters=hyperparameters)
     tree = self._tree
     eps = check_min_action_prob(tree, min_action_prob)
-    self._decision, self._step = rules(
-        FPSettings(tree, eps, tie_break == "even"))
+    made = rules(FPSettings(tree, eps, tie_break == "even"))
+    if not isinstance(made, tuple) or len(made) != 2:
+      raise TypeError("rules must return a (DecisionRule, StepRule) pair; "
+                      f"got {short_repr(made)}.")
+    self._decision = check_methods("rules' decision rule", made[0],
+                                   ("decide",), "DecisionRule")
+    self._step = check_methods("rules' step rule", made[1], ("step",),
+                               "StepRule")
     self.min_action_prob = eps
     self.legal = tree.infoset_legal
     self.initial_sigma = mix_in(self._initial_strategy(initial_policy),
@@ -272,7 +283,10 @@ class GXFPSolver(FictitiousPlaySolver):
     game: as for :class:`XFPSolver`.
     alternating_updates: False (default) or True, as for XFPSolver.
     integer_counting: False (default) or True: keep exact integer counts of
-      best decisions, so the average carries no round-off.
+      best decisions, so the average carries no round-off. The int64 counts
+      are in units of 1/lcm(1..max |A|): an iteration that would overflow
+      them raises OverflowError (past 3.6e15 iterations for |A| <= 10, but
+      about 1,700 for |A| = 40).
     tie_break: "lowest" (default: the lowest action id among exact
       maximisers) or "even" (an even split among them).{_COMMON_ARGS}{_RAISES}
   Example::

@@ -270,6 +270,15 @@ class CountingStep:
 
   def step(self, tree: GameTree, arrays: FPArrays, player: int,
            profile: np.ndarray, t: int) -> StepResult:
+    # A row's counts sum to t L after iteration t: refuse before int64 wraps
+    # (L = 2520 for |A| <= 10 allows 3.6e15 iterations, but L grows fast:
+    # |A| = 40 allows only about 1,700).
+    if t * self.unit > np.iinfo(np.int64).max:
+      raise OverflowError(
+          f"integer_counting: iteration {t} would overflow the int64 counts "
+          f"of best decisions (kept in units of 1/{self.unit}, lcm(1..max "
+          "|A|)); use integer_counting=False for runs this long on "
+          f"{tree.game_string}.")
     rows = tree.player_rows[player]
     counts = arrays.decision_counts[rows] + np.rint(
         profile * self.unit).astype(np.int64)

@@ -40,15 +40,38 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.checks import check_choice, check_real
+from spiel_ext.algorithms.checks import (check_choice, check_int,
+                                         check_real, check_seed)
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.discounted_cfr import DCFRSolver
 from spiel_ext.algorithms.posterior import ConjugatePosterior
-from spiel_ext.engine import compile_game
+from spiel_ext.engine import compile_game, load_game
 from spiel_ext.policy import to_tabular_policy
 
 BASES = ("cfr", "dcfr")
 _ENVIRONMENT_GAME = "spiel_ext_unknown_env"
+
+# Bounds of the learners' numeric arguments (each checked at construction):
+#
+# eta (VCFR, VFSP): the bonus eta IG(z) is added to rewards of size 1; an
+#   information gain is at most a few nats, so with eta <= 1e100 the
+#   modelled utilities and 10^18 iterations of regrets stay below 1e120.
+MAX_ETA = 1e100
+# epsilon (outcome sampling): a regret increment is divided by the product
+#   of the probabilities of the player's sampled actions. Each is at least
+#   epsilon / |A|, so with epsilon >= 1e-6 and |A| <= 10 the increment grows
+#   by at most 1e7 per own decision: finite, even summed over 10^9
+#   iterations, for episodes of up to 40 own decisions (Leduc has 4). Below
+#   that the only bound is 1 / sigma, which regret matching can make
+#   arbitrarily small.
+MIN_OUTCOME_SAMPLING_EPSILON = 1e-6
+# buffer_size (FSP): the replay buffer is allocated at once, 32 bytes per
+#   transition: 2**22 transitions take 128 MiB.
+MAX_BUFFER_SIZE = 2**22
+# batch_size (FSP): transitions replayed, one by one, after every episode.
+MAX_BATCH_SIZE = 2**16
+# kl_every (VCFR with information="bnn"): any iteration count; int64.
+MAX_KL_EVERY = 2**63 - 1
 
 
 def environment_of(game: pyspiel.Game | str):
@@ -58,7 +81,7 @@ def environment_of(game: pyspiel.Game | str):
     ValueError: ``game`` is not ``spiel_ext_unknown_env(...)``.
   """
   from spiel_ext.games.unknown_env import Environment  # pylint: disable=g-import-not-at-top
-  loaded = pyspiel.load_game(str(game))
+  loaded = load_game(game if isinstance(game, pyspiel.Game) else str(game))
   if loaded.get_type().short_name != _ENVIRONMENT_GAME:
     raise ValueError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="
                      f"...); got {loaded}.")
@@ -77,14 +100,20 @@ class EpisodeLearner:
   Args:
     game: the true game, ``spiel_ext_unknown_env(game=...,env_seed=...)``
       (a pyspiel game or its string); only its rules are used.
-    seed: an int >= 0 (default 0): every random choice of the learner.
+    seed: an int in 0..2**63 - 1 (default 0) or None: every random choice
+      of the learner.
 
   Attributes:
     rules: the base game's tree (shape, infosets, legal actions only).
     episodes: episodes played so far.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, seed: int = 0):
+  def __init__(self, game: pyspiel.Game | str, *, seed: int | None = 0):
+    seed = check_seed(seed)
+    if not isinstance(game, (str, pyspiel.Game)):
+      raise TypeError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="
+                      f"...) as a string or pyspiel game; got "
+                      f"{type(game).__name__}.")
     self._game = str(game)
     self._rng = np.random.default_rng(seed)
     self._iteration = 0
@@ -168,7 +197,7 @@ class ModelBasedLearner(EpisodeLearner):
   Args:
     game: the true game (see :class:`EpisodeLearner`).
     base: "cfr" (default) or "dcfr" (DCFR's defaults 1.5, 0, 2).
-    seed: an int >= 0 (default 0): posterior draws and episodes.
+    seed: an int in 0..2**63 - 1 (default 0): posterior draws and episodes.
 
   Attributes:
     posterior: the conjugate model.
@@ -265,7 +294,7 @@ class VCFRLearner(PSRLCFRLearner):
   modelled rewards (the modelled game is then not zero-sum).
 
   Args:
-    eta: the bonus weight, a finite number >= 0 (default 0.005, the
+    eta: the bonus weight, in [0, 1e100] (default 0.005, the
       paper's; its scale depends on the model).
     information: where IG comes from: "conjugate" (default; the exact
       expected KL of the Beta posteriors, updated every iteration) or "bnn"
@@ -273,19 +302,16 @@ class VCFRLearner(PSRLCFRLearner):
       needs the ``bnn`` extra: trained one minibatch step per iteration on
       the observed outcomes, its VIME information gain recomputed every
       ``kl_every`` iterations).
-    kl_every: an int >= 1 (default 10), for information="bnn".
+    kl_every: an int in 1..2**63 - 1 (default 10), for information="bnn".
   """
 
   def __init__(self, game, *, eta: float = 0.005,
                information: str = "conjugate", kl_every: int = 10,
                base: str = "cfr", seed: int = 0):
-    self.eta = check_real("eta", eta, 0.0)
+    self.eta = check_real("eta", eta, 0.0, MAX_ETA)
     self.information = check_choice("information", information,
                                     INFORMATION_MODELS)
-    if isinstance(kl_every, bool) or not isinstance(kl_every, int) or (
-        kl_every < 1):
-      raise ValueError(f"kl_every must be an int >= 1; got {kl_every!r}.")
-    self.kl_every = kl_every
+    self.kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
     super().__init__(game, base=base, seed=seed)
     self._gain = None
     if information == "bnn":
@@ -325,14 +351,15 @@ class OutcomeSamplingLearner(EpisodeLearner):
 
   Args:
     game: the true game (see :class:`EpisodeLearner`).
-    epsilon: exploration in (0, 1] (default 0.1).
-    seed: an int >= 0 (default 0).
+    epsilon: exploration in [1e-6, 1] (default 0.1; see
+      MIN_OUTCOME_SAMPLING_EPSILON for the bound).
+    seed: an int in 0..2**63 - 1 (default 0).
   """
 
   def __init__(self, game: pyspiel.Game | str, *, epsilon: float = 0.1,
                seed: int = 0):
-    self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0,
-                              low_inclusive=False)
+    self.epsilon = check_real("epsilon", epsilon,
+                              MIN_OUTCOME_SAMPLING_EPSILON, 1.0)
     super().__init__(game, seed=seed)
     rules = self.rules
     self._legal = rules.infoset_legal
@@ -395,9 +422,10 @@ class FSPLearner(EpisodeLearner):
     game: the true game (see :class:`EpisodeLearner`).
     epsilon: exploration of the best response, in [0, 1] (default 0.1).
     learning_rate: in (0, 1] (default 0.1).
-    buffer_size: transitions kept, an int >= 1 (default 2**14).
-    batch_size: transitions replayed per episode, an int >= 1 (default 64).
-    seed: an int >= 0 (default 0).
+    buffer_size: transitions kept, an int in 1..2**22 (default 2**14).
+    batch_size: transitions replayed per episode, an int in 1..2**16
+      (default 64).
+    seed: an int in 0..2**63 - 1 (default 0).
   """
 
   def __init__(self, game: pyspiel.Game | str, *, epsilon: float = 0.1,
@@ -406,10 +434,8 @@ class FSPLearner(EpisodeLearner):
     self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
     self.learning_rate = check_real("learning_rate", learning_rate, 0.0, 1.0,
                                     low_inclusive=False)
-    for name, value in (("buffer_size", buffer_size),
-                        ("batch_size", batch_size)):
-      if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1; got {value!r}.")
+    buffer_size = check_int("buffer_size", buffer_size, 1, MAX_BUFFER_SIZE)
+    batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
     super().__init__(game, seed=seed)
     rules = self.rules
     self._legal = rules.infoset_legal
@@ -483,13 +509,13 @@ class VFSPLearner(FSPLearner):
   the model only measures information, FSP itself stays model-free.
 
   Args:
-    eta: the bonus weight, a finite number >= 0 (default 0.005).
+    eta: the bonus weight, in [0, 1e100] (default 0.005).
     Other arguments as :class:`FSPLearner`.
   """
 
   def __init__(self, game: pyspiel.Game | str, *, eta: float = 0.005,
                **kwargs):
-    self.eta = check_real("eta", eta, 0.0)
+    self.eta = check_real("eta", eta, 0.0, MAX_ETA)
     super().__init__(game, **kwargs)
     self.posterior = ConjugatePosterior(self.rules)
 

@@ -38,11 +38,13 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
       average contribution) or False (uniform weights, as vanilla CFR).
     random_init: False (default: zero regrets) or True for U(0, 1)
       cumulative regrets and policies drawn with ``seed``.
-    seed: an int >= 0 (default 0) or None; seeds the chance draws.
+    seed: an int in 0..2**63 - 1 (default 0) or None; seeds the chance
+      draws.
 
   Raises:
     TypeError: a bool option that is not a bool, or ``seed`` not an int.
-    ValueError: ``seed`` < 0 or a game the engine cannot compile.
+    ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
+      compile.
 
   Example::
 

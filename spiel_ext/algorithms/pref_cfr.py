@@ -44,6 +44,13 @@ _jit = numba.njit(cache=True, nogil=True)
 
 VARIANTS = ("rm", "br")
 BASES = tuple(CFR_BASES)
+# The largest preference degree delta and vulnerability degree beta. The
+# kernels form delta (R - beta t) and sum it over an infoset's actions; with
+# both degrees <= 1e100, |R| <= t (max utility - min utility), t <= 1e18
+# and utilities below 1e80 in size, that sum stays below 1e300: finite, so
+# the strategy (a ratio of such numbers) is never inf / inf = NaN, as it
+# was with a degree of 1e308 on an action whose regret passes 1.8.
+MAX_DEGREE = 1e100
 
 
 # ------------------------------------------------------------------ kernels
@@ -256,8 +263,9 @@ def _check_degree_array(name: str, array: np.ndarray, shape: tuple[int, ...],
                      f"{array.shape}.")
   values = array if cells is None else array[cells]
   if array.dtype.kind not in "biuf" or not np.isfinite(values).all() or (
-      values < low).any():
-    raise ValueError(f"{name} degrees must be finite numbers >= {low:g}"
+      values < low).any() or (values > MAX_DEGREE).any():
+    raise ValueError(f"{name} degrees must be finite numbers >= {low:g} "
+                     f"and <= {MAX_DEGREE:g}"
                      f"{'' if cells is None else ' on legal actions'}.")
 
 
@@ -275,7 +283,7 @@ def preference_degrees(tree: GameTree, preference: Any,
       :func:`resolve_scope`).
 
   Raises:
-    ValueError: delta < 1, NaN or infinite, an unknown label, infoset or
+    ValueError: delta < 1 or > 1e100, NaN, an unknown label, infoset or
       player, or a scope that selects no infoset.
   """
   delta = np.ones((tree.num_infosets, tree.num_distinct_actions))
@@ -302,7 +310,8 @@ def preference_degrees(tree: GameTree, preference: Any,
       raise ValueError(f"preference: {origin} holds no infoset; check "
                        "where= and the player ids.")
     for label, value in mapping.items():
-      number = check_real(f"preference[{label!r}]", value, 1.0)
+      number = check_real(f"preference[{label!r}]", value, 1.0,
+                          MAX_DEGREE)
       hits = 0
       for row in rows:
         if _is_player_id(label):
@@ -347,7 +356,7 @@ def vulnerability_degrees(tree: GameTree, vulnerability: Any,
     where: the infosets a number or player-level spec applies to.
 
   Raises:
-    ValueError: beta < 0, NaN or infinite, an unknown infoset or player.
+    ValueError: beta < 0 or > 1e100, NaN, an unknown infoset or player.
   """
   beta = np.zeros(tree.num_infosets)
   if isinstance(vulnerability, np.ndarray):
@@ -356,7 +365,8 @@ def vulnerability_degrees(tree: GameTree, vulnerability: Any,
   scope = resolve_scope(tree, where)
   if isinstance(vulnerability, Mapping):
     for key, value in vulnerability.items():
-      number = check_real(f"vulnerability[{key!r}]", value, 0.0)
+      number = check_real(f"vulnerability[{key!r}]", value, 0.0,
+                          MAX_DEGREE)
       if _is_player_id(key):
         if not 0 <= key < tree.num_players:
           raise ValueError(f"vulnerability: unknown player {key}; players "
@@ -365,7 +375,7 @@ def vulnerability_degrees(tree: GameTree, vulnerability: Any,
       else:
         beta[_infoset_row(tree, key, "vulnerability")] = number
     return beta
-  beta[scope] = check_real("vulnerability", vulnerability, 0.0)
+  beta[scope] = check_real("vulnerability", vulnerability, 0.0, MAX_DEGREE)
   return beta
 
 
@@ -380,10 +390,11 @@ class PrefCFRSolver(RegretMinimizationSolver):
   Args:
     game: a pyspiel game, game string or compiled GameTree (any number of
       players).
-    preference: preference degrees delta >= 1 (default None: all 1); see
-      :func:`preference_degrees` for the forms, e.g. ``{"Raise": 5}``.
-    vulnerability: vulnerability degrees beta >= 0 (default 0, plain
-      Pref-CFR); see :func:`vulnerability_degrees`.
+    preference: preference degrees delta in [1, 1e100] (default None: all
+      1); see :func:`preference_degrees` for the forms, e.g.
+      ``{"Raise": 5}``, and ``MAX_DEGREE`` for the bound.
+    vulnerability: vulnerability degrees beta in [0, 1e100] (default 0,
+      plain Pref-CFR); see :func:`vulnerability_degrees`.
     where: infosets the label-, player- and number-level specs apply to
       (default None: all), e.g. ``FirstDecisions(player=0)`` or a list of
       infoset keys; see :func:`resolve_scope`.
@@ -393,17 +404,18 @@ class PrefCFRSolver(RegretMinimizationSolver):
       matching+ accumulation, linear averaging) or "dcfr".
     alpha, beta, gamma: DCFR's parameters when base="dcfr", as for
       :class:`~spiel_ext.algorithms.DCFRSolver` (defaults 1.5, 0, 2; alpha
-      and beta any finite number, gamma a finite number >= 0). The
+      and beta any finite number, gamma in [0, 1000]). The
       vulnerability degree is ``vulnerability``, not ``beta``.
     alternating_updates: True (default) or False, as for CFRSolver.
     random_init: False (default) or True: U(0, 1) initial cumulative
       regrets and policies drawn with ``seed`` (the paper's random starts).
-    seed: an int >= 0 (default 0) or None.
+    seed: an int in 0..2**63 - 1 (default 0) or None.
 
   Raises:
     TypeError: a bool option that is not a bool, or ``seed`` not an int.
     ValueError: a bad degree, scope, variant, base or DCFR parameter (the
-      message names it), ``seed`` < 0, or a game the engine cannot compile.
+      message names it), ``seed`` outside 0..2**63 - 1, or a game the
+      engine cannot compile.
 
   Example::
 
@@ -424,6 +436,7 @@ class PrefCFRSolver(RegretMinimizationSolver):
     check_choice("base", base, BASES)
     alpha, beta, gamma = check_dcfr_parameters(alpha, beta, gamma)
     tree = compile_game(game)
+    resolve_scope(tree, where)  # Checked even when no spec reads it.
     delta = preference_degrees(tree, preference, where)
     vulnerable = vulnerability_degrees(tree, vulnerability, where)
     regret_rule, averaging = CFR_BASES[base](alpha, beta, gamma)

@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from spiel_ext.algorithms.base import Solver
-from spiel_ext.algorithms.checks import check_bool
+from spiel_ext.algorithms.checks import (check_bool, check_hyperparameters,
+                                         check_methods)
 from spiel_ext.algorithms.regret_rules import (AveragingRule, RegretRule,
                                                StrategyRule, absorb_iteration)
 from spiel_ext.engine import PlayerPass
@@ -43,8 +44,15 @@ class RegretMinimizationSolver(Solver):
     random_init: start from U(0, 1) cumulative regrets and cumulative
       policies drawn with ``seed`` (the Pref-CFR paper's random starts)
       instead of zeros.
-    seed: int >= 0 or None.
-    hyperparameters: the public constructor's other arguments, in order.
+    seed: int in 0..2**63 - 1 or None.
+    hyperparameters: the public constructor's other arguments, in order (a
+      dict, or None).
+
+  Raises:
+    TypeError: a rule without its method, a bool option that is not a bool,
+      ``seed`` not an int or ``hyperparameters`` not a dict.
+    ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
+      compile.
 
   Attributes:
     cumulative_regret: R, [infosets, actions].
@@ -61,7 +69,12 @@ class RegretMinimizationSolver(Solver):
                seed: int | None = 0,
                hyperparameters: dict[str, Any] | None = None):
     random_init = check_bool("random_init", random_init)
-    hyperparameters = dict(hyperparameters or {})
+    check_methods("regret_rule", regret_rule, ("finish",), "RegretRule")
+    check_methods("averaging", averaging, ("weight", "scale_exponent"),
+                  "AveragingRule")
+    check_methods("strategy_rule", strategy_rule, ("strategy",),
+                  "StrategyRule")
+    hyperparameters = check_hyperparameters(hyperparameters)
     if "random_init" in hyperparameters:
       hyperparameters["random_init"] = random_init
     super().__init__(game, alternating_updates=alternating_updates,

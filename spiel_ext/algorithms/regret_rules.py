@@ -219,16 +219,26 @@ CFR_BASES: dict[str, BaseRules] = {
 }
 
 
+# The largest DCFR gamma accepted. For t < 2^63, gamma log2(t) then stays
+# below 63,000: the average's scaling exponents are small ints (np.ldexp
+# takes an int32) and the weight 2^(gamma log2(t) - k) keeps ~1e-11 relative
+# precision. A larger gamma (1e308 overflowed on the second iteration) only
+# loses precision; DCFR's paper uses gamma <= 5.
+MAX_GAMMA = 1000.0
+
+
 def check_dcfr_parameters(alpha: object, beta: object,
                           gamma: object) -> tuple[float, float, float]:
   """DCFR's (alpha, beta, gamma) as floats, if they keep DCFR well defined.
 
-  alpha and beta may be any finite numbers (the discount factors are
-  computed without overflow); gamma any finite number >= 0 (a negative one
-  would weight early iterations most, which DCFR does not mean).
+  alpha and beta may be any finite numbers: :func:`discount_factor` computes
+  t^e / (t^e + 1) from e log(t), which is finite (or +-inf, giving exactly 1
+  or 0) for every finite e and t >= 1, never NaN. gamma must be in
+  [0, MAX_GAMMA] (a negative one would weight early iterations most, which
+  DCFR does not mean; see MAX_GAMMA for the upper bound).
 
   Raises:
     ValueError: naming the parameter and the accepted values.
   """
   return (check_real("alpha", alpha), check_real("beta", beta),
-          check_real("gamma", gamma, 0.0))
+          check_real("gamma", gamma, 0.0, MAX_GAMMA))

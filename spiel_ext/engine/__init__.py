@@ -101,7 +101,8 @@ def _build(game: pyspiel.Game, use_cache: bool,
       arrays, keys = stored
       limit.check_tree(game, len(arrays["parent"]))
       return GameTree(game, arrays, keys)
-  limit.check_estimate(game, estimate_num_histories(game))
+  cap = limit.history_cap(game.num_players())
+  limit.check_estimate(game, estimate_num_histories(game, stop_above=cap))
   tree = compile_tree(game, limit)
   if fingerprint is not None:
     cache.save(game_string, fingerprint, tree.arrays(), tree.infoset_keys)

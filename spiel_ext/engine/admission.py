@@ -68,30 +68,81 @@ def check_game_type(game: pyspiel.Game) -> None:
                      "observation strings, so its infosets have no key.")
 
 
+# Chance nodes of games that declare more possible outcomes than this
+# (``game.max_chance_outcomes()``) are not enumerated by the size estimate:
+# a Python game builds its outcome list anew on every call (about 4 s for
+# 10^7 outcomes), so a few walks through such nodes took minutes.
+_ENUMERATED_CHANCE_OUTCOMES = 100_000
+
+
 def estimate_num_histories(game: pyspiel.Game, samples: int = 200,
-                           seed: int = 0) -> float:
+                           seed: int = 0, *,
+                           stop_above: float | None = None) -> float:
   """Knuth's unbiased estimate of the number of histories in ``game``.
 
   Each random root-to-leaf walk estimates the tree size as
   1 + b_0 + b_0 b_1 + ... with b_k the branching factor met at depth k.
+
+  At a chance node of a game declaring more than 100,000 possible chance
+  outcomes (``game.max_chance_outcomes()``), the outcomes are not listed:
+  b_k is the declared number and the walk continues through a random
+  outcome id below it (ending there if the game refuses that id, or the
+  state it leads to fails). Every other node is enumerated as before.
+
+  Args:
+    game: the game.
+    samples: the number of walks averaged.
+    seed: seeds the walks' choices.
+    stop_above: if given, return as soon as the estimate is certain to be
+      above it (the walks so far already sum to more than ``samples`` times
+      it, less one per walk to come); what is returned is then the estimate
+      of the walks so far, also above ``stop_above``.
+
+  Returns:
+    The estimate (above 1e18 it is returned as soon as a walk passes 1e18).
   """
   rng = np.random.default_rng(seed)
   total = 0.0
-  for _ in range(samples):
-    state = game.new_initial_state()
-    estimate, width = 1.0, 1.0
-    while not state.is_terminal():
-      actions = (state.legal_actions() if not state.is_chance_node() else
-                 [a for a, _ in state.chance_outcomes()])
-      if not actions:
-        break
-      width *= len(actions)
-      estimate += width
-      if estimate > 1e18:
-        return estimate
-      state.apply_action(actions[rng.integers(len(actions))])
+  for walk in range(samples):
+    estimate = _walk_estimate(game, rng)
+    if estimate > 1e18:
+      return estimate
     total += estimate
+    # Each walk still to come adds at least 1 to the total.
+    if stop_above is not None and (
+        total + samples - walk - 1) / samples > stop_above:
+      return total / (walk + 1)
   return total / samples
+
+
+def _walk_estimate(game: pyspiel.Game, rng: np.random.Generator) -> float:
+  """One random walk's 1 + b_0 + b_0 b_1 + ... (stopped past 1e18)."""
+  declared_outcomes = game.max_chance_outcomes()
+  listed_chance = declared_outcomes <= _ENUMERATED_CHANCE_OUTCOMES
+  guessed = False  # Whether an outcome id was applied without listing.
+  state = game.new_initial_state()
+  estimate, width = 1.0, 1.0
+  while not state.is_terminal() and estimate <= 1e18:
+    try:
+      if state.is_chance_node() and not listed_chance:
+        branching = declared_outcomes
+        action = int(rng.integers(declared_outcomes))
+        guessed = True
+      else:
+        actions = (state.legal_actions() if not state.is_chance_node() else
+                   [a for a, _ in state.chance_outcomes()])
+        if not actions:
+          break
+        branching = len(actions)
+        action = actions[rng.integers(len(actions))]
+      width *= branching
+      estimate += width
+      state.apply_action(action)
+    except Exception:  # pylint: disable=broad-except
+      if not guessed:
+        raise
+      break  # The game refused a guessed outcome id: the walk ends here.
+  return estimate
 
 
 def check_max_histories(max_histories: object) -> int | None:

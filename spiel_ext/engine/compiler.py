@@ -114,6 +114,11 @@ def _walk(game: pyspiel.Game,
       infoset.append(-1)
       outcomes = state.chance_outcomes()
       _check_chance(game, state, outcomes)
+      # Refused before the children are built: each is a history to come.
+      pending = history + 1 + len(stack) + len(outcomes)
+      if pending > cap:
+        raise limit.error(game, pending, "found at least",
+                          len(infoset_player), key_bytes)
       if outcomes[-1][0] >= 10:
         outcomes = sorted(outcomes, key=lambda pair: str(pair[0]))
       for outcome, outcome_prob in reversed(outcomes):

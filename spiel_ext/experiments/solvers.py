@@ -14,8 +14,6 @@ import functools
 import importlib.util
 from typing import Any, Callable
 
-import pyspiel
-
 
 def build_solver(game: str, seed: int = 0, *, solver: str, **hyperparameters):
   """``spiel_ext.algorithms.<solver>(game, seed=seed, **hyperparameters)``."""
@@ -308,9 +306,11 @@ def check_algorithms(names) -> None:
 
 def game_string(game: str) -> str:
   """The canonical game string (``leduc_poker()``); our games are
-  registered by ``import spiel_ext``."""
-  try:
-    return str(pyspiel.load_game(game))
-  except pyspiel.SpielError as error:
-    raise ValueError(f"cannot load game {game!r}: "
-                     f"{str(error).splitlines()[0]}") from None
+  registered by ``import spiel_ext``.
+
+  Raises:
+    ValueError: an unknown game or bad parameters, in one line (never
+      pyspiel's list of every registered game).
+  """
+  from spiel_ext.engine import load_game  # pylint: disable=g-import-not-at-top
+  return str(load_game(game))
