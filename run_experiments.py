@@ -88,8 +88,8 @@ def define_flags(flag_values: flags.FlagValues) -> None:
                       "section with no results in --output_dir keeps what "
                       "the report there already said.", **define)
   flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, "
-                       "seed+1, ... (0 to 2^32 - 1).", lower_bound=0,
-                       upper_bound=2**32 - 1, **define)
+                       "seed+1, ... (0 to 2^63 - 1).", lower_bound=0,
+                       upper_bound=2**63 - 1, **define)
 
 
 define_flags(FLAGS)

@@ -60,7 +60,7 @@ def test_small_quickstart_writes_results_figure_and_table(tmp_path):
     (["--iterations=1000000000000"], "--iterations"),
     (["--iterations=100000000000000000000000"], "--iterations"),
     (["--seed=9223372036854775807", "--seeds=2"], "--seed"),
-    (["--seed=4294967295", "--seeds=2"], "--seed"),
+    (["--seed=9223372036854775806", "--seeds=3"], "--seed"),
     (["--iterations=1000000000", "--eval_every=1"], "--eval_every"),
     (["--algorithms="], "--algorithms"),
     (["--games="], "--games"),

@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from spiel_ext.algorithms.checks import MAX_SEED, check_int
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
 from spiel_ext.files import TEMPORARY_SUFFIX, atomic_write
 from spiel_ext.experiments.metrics import check_metrics, metric_function
@@ -36,18 +37,8 @@ SCALES = ("quick", "paper")
 # Bounds on what a run may ask for. 10^9 iterations of the fastest solver
 # on the smallest game take days; more is a typo, not an experiment.
 MAX_ITERATIONS = 10**9
-# Seeds of numpy's legacy generators and of most tools users compare with.
-MAX_SEED = 2**32 - 1
 MAX_UNITS = 100_000
 MAX_EVALUATION_POINTS = 100_000
-
-
-def _check_count(name: str, value: Any, low: int, high: int) -> int:
-  if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or
-      not low <= value <= high):
-    raise ValueError(f"{name} must be an integer in [{low:,}, {high:,}]; got "
-                     f"{value!r}.")
-  return int(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,8 +148,8 @@ def settings_for(experiment: Experiment, scale: str, *,
                             ("seeds", seeds, MAX_UNITS),
                             ("eval_every", eval_every, MAX_ITERATIONS)):
     if value is not None:
-      _check_count(name, value, 1, high)
-  _check_count("seed", first_seed, 0, MAX_SEED)
+      check_int(name, value, 1, high)
+  check_int("seed", first_seed, 0, MAX_SEED)
   seed_count = seeds or base.seeds
   if first_seed + seed_count - 1 > MAX_SEED:
     raise ValueError(
