@@ -23,6 +23,7 @@ import logging
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from absl import app, flags
@@ -156,7 +157,18 @@ def plan(flag_values=FLAGS) -> list:
           f"{', '.join(EXPERIMENTS)}, or report.")
   if not flag_values.output_dir.strip():
     _fail("--output_dir is empty; give a folder (default: results).")
+  if "report" in names and names != ["report"]:
+    _fail("--experiment=report runs alone: write the report after the "
+          "experiments, in a second command.")
+  repeated = sorted({name for name in names if names.count(name) > 1})
+  if repeated:
+    _fail(f"--experiment: {', '.join(repeated)} given more than once.")
   if names == ["report"]:
+    report = flag_values.report_path
+    if report is not None and (not report.strip() or Path(report).is_dir()
+                               or report.endswith(os.sep)):
+      _fail(f"--report_path {report!r} is not a file name; give one such as "
+            f"{os.path.join(flag_values.output_dir, 'reproduction.md')}.")
     return []
   unknown = [name for name in names if name not in EXPERIMENTS]
   if unknown:
@@ -186,6 +198,7 @@ def run(flag_values) -> None:
   from spiel_ext.executors import make_executor  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import (EXPERIMENTS, run_experiment,  # pylint: disable=g-import-not-at-top
                                      write_reproduction_report)
+  from spiel_ext.experiments.spec import build_jobs, preflight  # pylint: disable=g-import-not-at-top
   from spiel_ext.files import OutputError  # pylint: disable=g-import-not-at-top
   from spiel_ext.results.lock import FolderLocked  # pylint: disable=g-import-not-at-top
   if flag_values.list:
@@ -199,13 +212,18 @@ def run(flag_values) -> None:
                                        flag_values.report_path)
       print(f"report: {path}")
       return
-    executor = make_executor(flag_values.executor, flag_values.workers, flag_values.ray_address)
+    # What only a solver can refuse is refused before anything is written.
+    for _, settings in plans:
+      preflight(build_jobs(settings))
+    executor = make_executor(flag_values.executor, flag_values.workers,
+                             flag_values.ray_address)
     for name, settings in plans:
       start = time.perf_counter()
       outputs = run_experiment(EXPERIMENTS[name], settings, flag_values.output_dir,
                                executor, checkpoint_every=flag_values.checkpoint_every,
-                               resume=flag_values.resume, overwrite=flag_values.overwrite,
-                               quiet=flag_values.quiet)
+                               resume=flag_values.resume,
+                               overwrite=flag_values.overwrite,
+                               quiet=flag_values.quiet, check_first=False)
       _summary(name, outputs, time.perf_counter() - start)
   except (ValueError, ImportError, FolderLocked, OutputError) as error:
     _fail(_flag_names(str(error)))
@@ -222,8 +240,14 @@ def _flag_names(message: str) -> str:
   return message
 
 
+def _one_line_warning(message, category, *unused) -> str:
+  del unused
+  return f"{category.__name__}: {message}\n"
+
+
 if __name__ == "__main__":
   __doc__ += "\n" + _catalogue()
+  warnings.formatwarning = _one_line_warning
   logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                       format="%(levelname)s: %(message)s")
   app.run(main)

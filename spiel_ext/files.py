@@ -37,9 +37,13 @@ def umask() -> int:
 
 
 def output_error(path: str | os.PathLike, error: OSError) -> OutputError:
-  """An OutputError for ``error`` met while writing ``path``."""
+  """An OutputError for ``error`` met while writing ``path`` (or a
+  temporary file of its own, which is not named)."""
   reason = error.strerror or str(error)
   where = Path(error.filename) if error.filename else Path(path)
+  if where.name.endswith(TEMPORARY_SUFFIX) and where.parent == Path(
+      path).parent:
+    where = Path(path)
   if isinstance(error, (FileExistsError, NotADirectoryError)):
     reason += " (a file is in the way of a folder)"
   message = f"cannot write {path}: {reason}"

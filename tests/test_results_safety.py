@@ -21,6 +21,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import spiel_ext
+from spiel_ext.experiments import EXPERIMENTS, settings_for
+from spiel_ext.experiments.spec import build_jobs
 from spiel_ext.files import OutputError, atomic_write
 from spiel_ext.results.lock import FolderLocked, RunLock
 from spiel_ext.results.store import load_results
@@ -106,6 +108,48 @@ def test_a_second_runner_is_refused_and_the_first_completes_exactly(
                                 shared)
 
 
+def test_workers_die_with_a_killed_runner(tmp_path):
+  """kill -9 of the runner alone (not its process group) while its two
+  workers are mid-unit: they stop writing at once, so the next --resume is
+  the only writer and completes every unit."""
+  flags = ["--experiment=quickstart", "--games=kuhn_poker", "--seeds=1",
+           "--algorithms=CFR,XFP", "--iterations=40000", "--eval_every=1000",
+           "--checkpoint_every=700", "--workers=2"]
+  process = subprocess.Popen([sys.executable, RUNNER, "--quiet", *flags,
+                              f"--output_dir={tmp_path}"], cwd=ROOT,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+  units = tmp_path / "quickstart" / "units"
+  deadline = time.time() + 300
+  while time.time() < deadline and len(list(
+      units.glob("*/checkpoint.pkl"))) < 2:
+    time.sleep(0.005)
+  os.kill(process.pid, signal.SIGKILL)
+  process.wait()
+  time.sleep(0.5)
+  sizes = {path: path.stat().st_size for path in units.glob("*/rows.csv")}
+  time.sleep(2.0)
+  assert len(sizes) == 2 and sizes == {
+      path: path.stat().st_size for path in units.glob("*/rows.csv")}
+  assert not list(units.glob("*/done.json"))
+  _run(*flags, f"--output_dir={tmp_path}", "--resume")
+  frame = _rows(tmp_path / "quickstart")
+  assert not frame.duplicated().any()
+  settings = settings_for(EXPERIMENTS["quickstart"], "quick",
+                          iterations=40000, seeds=1, games=["kuhn_poker"],
+                          algorithms=["CFR", "XFP"], eval_every=1000)
+  for job in build_jobs(settings):
+    points = frame[frame.algorithm == job.unit.algorithm].iteration
+    assert tuple(points) == job.unit.eval_points
+
+
+def test_garbage_in_the_lock_file_is_ignored(tmp_path):
+  for garbage in ("42", "[1, 2]", "\"text\"", "not json"):
+    (tmp_path / ".lock").write_text(garbage)
+    with RunLock(tmp_path):
+      pass
+
+
 def test_a_lock_left_by_a_killed_process_is_taken_over(tmp_path, caplog):
   script = textwrap.dedent(f"""
       import time
@@ -154,6 +198,58 @@ def test_overwrite_deletes_the_run_and_starts_over(tmp_path):
   assert not stray.exists()
   frame = _rows(tmp_path / "quickstart")
   assert frame.iteration.max() == 30
+
+
+def test_a_refused_value_with_overwrite_keeps_the_old_run(tmp_path):
+  _run(*SMALL, "--iterations=20", f"--output_dir={tmp_path}")
+  before = _files(tmp_path)
+  result = _run("--experiment=quickstart", "--games=leduc_poker(players=10)",
+                "--algorithms=CFR", f"--output_dir={tmp_path}", "--overwrite",
+                check=False)
+  _one_line_error(result, "too large to compile")
+  assert _files(tmp_path) == before
+
+
+def test_a_missing_or_wrong_config_falls_back_to_the_manifest(tmp_path):
+  flags = SMALL + ["--iterations=20", f"--output_dir={tmp_path}"]
+  _run(*flags)
+  before = _rows(tmp_path / "quickstart")
+  config = tmp_path / "quickstart" / "config.json"
+  for damage in (config.unlink, lambda: config.write_text("[1]"),
+                 lambda: config.write_text('{"a": 1}')):
+    damage()
+    result = _run(*flags, "--resume")
+    assert "manifest.json" in result.stderr
+    pd.testing.assert_frame_equal(before, _rows(tmp_path / "quickstart"))
+  config.write_text("[1]")
+  (tmp_path / "quickstart" / "manifest.json").unlink()
+  _one_line_error(_run(*flags, "--resume", check=False), str(config))
+  # The report names the damage in that experiment's section.
+  other = tmp_path / "other"
+  _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=1",
+       f"--output_dir={other}")
+  (other / "pref_cfr_kuhn_alpha" / "config.json").write_text("[1]")
+  (other / "pref_cfr_kuhn_alpha" / "manifest.json").unlink()
+  report = _run("--experiment=report", f"--output_dir={other}")
+  section = (other / "reproduction.md").read_text().split(
+      "## pref_cfr_kuhn_alpha", 1)[1].split("\n## ", 1)[0]
+  assert "config.json is damaged" in section
+  assert "Traceback" not in report.stderr
+
+
+def test_one_experiment_s_partial_results_do_not_stop_the_report(tmp_path):
+  """bufp_convergence's claims need all its algorithms; with one, its
+  section says why it has none, and the other sections are written."""
+  _run("--experiment=bufp_convergence", "--algorithms=CFR",
+       "--games=kuhn_poker", "--seeds=1", "--iterations=20",
+       f"--output_dir={tmp_path}")
+  _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=2",
+       f"--output_dir={tmp_path}")
+  _run("--experiment=report", f"--output_dir={tmp_path}")
+  text = (tmp_path / "reproduction.md").read_text()
+  assert "its claims could not be read" in text.split(
+      "## bufp_convergence", 1)[1].split("\n## ", 1)[0]
+  assert "| Pref-CFR" in text.split("## pref_cfr_kuhn_alpha", 1)[1]
 
 
 def test_a_unit_folder_of_another_run_is_not_merged(tmp_path):
@@ -253,7 +349,6 @@ def test_redirected_progress_is_a_line_per_tenth(tmp_path):
 
 
 def test_help_lists_experiments_and_algorithm_labels():
-  from spiel_ext.experiments import EXPERIMENTS  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
   result = _run("--help", quiet=False, check=False)  # absl exits 1.
   for name in EXPERIMENTS:

@@ -6,8 +6,11 @@ The interrupted unit is made the way a kill leaves it: rows and a checkpoint
 up to iteration 20, then rows up to 30 with no checkpoint after them.
 """
 
+import pickle
 import shutil
 import warnings
+
+import numpy as np
 
 import pandas as pd
 import pytest
@@ -25,9 +28,12 @@ ITERATIONS = 40
 
 
 def _job(seed=0, scale=1.0):
+  # The value passes 5 between iterations 5 and 15: the snapshot
+  # "past_5" is taken before the interrupted unit's checkpoint at 20.
   unit = WorkUnit("fake", "counting_game", f"count x{scale:g}",
                   (("scale", scale),), seed, ITERATIONS,
-                  tuple(range(5, ITERATIONS + 1, 5)), ("value", "doubled"))
+                  tuple(range(5, ITERATIONS + 1, 5)), ("value", "doubled"),
+                  snapshots=(("past_5", "value", 5.0),))
   return Job(unit, platform_fakes.CountingSolver,
              {"value": platform_fakes.value_metric,
               "doubled": platform_fakes.doubled_metric})
@@ -35,6 +41,11 @@ def _job(seed=0, scale=1.0):
 
 def _rows(folder):
   return load_results(folder).drop(columns="wall_time").reset_index(drop=True)
+
+
+def _snapshots(folder):
+  store = unit_store(folder, _job().unit)
+  return {name: store.load_snapshot(name) for name in ("past_5", "final")}
 
 
 @pytest.fixture(name="reference")
@@ -163,3 +174,50 @@ def test_a_row_vouches_for_every_row_before_it():
   first = row_check("unit", "a,b")
   assert row_check(first, "c") != row_check(row_check("unit", "a,B"), "c")
   assert row_check("unit", "a,b") != row_check("other", "a,b")
+
+
+SNAPSHOT_DAMAGE = {
+    "deleted": lambda path: path.unlink(),
+    "garbage": lambda path: path.write_bytes(b"not a snapshot"),
+    "other unit's": lambda path: path.write_bytes(
+        path.with_name("snapshot_final.npz").read_bytes()),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(SNAPSHOT_DAMAGE))
+@pytest.mark.parametrize("state", ["unfinished", "finished"])
+def test_damaged_snapshots_send_the_unit_back_to_the_start(
+    tmp_path, reference, damage, state):
+  folder = tmp_path / "work"
+  store = _interrupted(folder) if state == "unfinished" else _finished(folder)
+  snapshot = store.folder / "snapshot_past_5.npz"
+  assert snapshot.exists()
+  if state == "unfinished":  # Take the final snapshot the other damage uses.
+    store.save_snapshot("final", 0, np.zeros((1, 2)))
+  SNAPSHOT_DAMAGE[damage](snapshot)
+  with pytest.warns(UserWarning, match="snapshot_past_5.npz"):
+    run_jobs([_job()], folder, make_executor("local"), 10, quiet=True)
+  pd.testing.assert_frame_equal(reference, _rows(folder))
+  expected = _snapshots(tmp_path / "reference")
+  for name, (iteration, strategy) in _snapshots(folder).items():
+    assert iteration == expected[name][0]
+    np.testing.assert_array_equal(strategy, expected[name][1])
+
+
+def test_a_checkpoint_past_the_unit_end_is_not_trusted(tmp_path, reference):
+  folder = tmp_path / "work"
+  store = _interrupted(folder)
+  checkpoint = store.load_checkpoint()
+  checkpoint["iteration"] = 10**6
+  with open(store.checkpoint_path, "wb") as handle:
+    pickle.dump(checkpoint, handle)
+  with pytest.warns(UserWarning, match="outside 0..40"):
+    run_jobs([_job()], folder, make_executor("local"), 10, quiet=True)
+  pd.testing.assert_frame_equal(reference, _rows(folder))
+
+
+def test_a_damaged_snapshot_read_names_its_file(tmp_path):
+  store = _finished(tmp_path)
+  (store.folder / "snapshot_final.npz").write_bytes(b"junk")
+  with pytest.raises(ValueError, match="snapshot_final.npz is damaged"):
+    store.load_snapshot("final")

@@ -68,6 +68,17 @@ def test_small_quickstart_writes_results_figure_and_table(tmp_path):
     (["--output_dir="], "--output_dir"),
     (["--workers=100000"], "--workers"),
     (["--games=no_such_gmae"], "unknown game 'no_such_gmae'"),
+    (["--games=kuhn_poker", "--games=kuhn_poker()"], "more than once"),
+    (["--algorithms=CFR,CFR"], "more than once"),
+    (["--experiment=quickstart,quickstart"], "more than once"),
+    (["--experiment=quickstart,report"], "runs alone"),
+    (["--experiment=report", "--report_path=/tmp"], "--report_path"),
+    (["--experiment=report", "--report_path= "], "--report_path"),
+    (["--algorithms=cfr"], "--algorithms: unknown algorithm"),
+    # Refused by the solver, before the run folder is touched.
+    (["--games=leduc_poker(players=10)", "--algorithms=CFR"],
+     "too large to compile"),
+    (["--games=kuhn_poker", "--algorithms=MCCFR-OS"], "MCCFR-OS on kuhn"),
 ])
 def test_bad_flags_are_one_line_usage_errors(tmp_path, flags, message):
   """Refused at once: the flag named, a line or two, no traceback, no

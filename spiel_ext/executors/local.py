@@ -3,13 +3,22 @@
 Each worker writes its unit's rows at every evaluation point and its
 checkpoints itself, so a killed run loses at most the evaluation point in
 progress. With one worker the units run in this process.
+
+Workers die with the runner: on Linux the kernel kills them when it exits
+(``PR_SET_PDEATHSIG``), and everywhere a worker checks that its runner is
+alive before each write. A worker orphaned by a kill -9 of the runner alone
+would otherwise go on writing to a folder whose lock nobody holds, beside
+the next ``--resume``.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import ctypes
 import multiprocessing
+import os
 import queue
+import signal
 import threading
 from pathlib import Path
 from typing import Callable
@@ -19,17 +28,41 @@ from spiel_ext.executors.units import advance, chunk_ends
 from spiel_ext.results.store import UnitStore
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_runner(runner_pid: int) -> None:
+  """Worker initializer: the kernel kills this worker when the runner exits
+  (Linux); a worker whose runner is already gone exits at once."""
+  try:
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG,
+                                            signal.SIGKILL)
+  except (OSError, AttributeError):
+    pass  # Not Linux: the check before each write still holds.
+  _check_runner(runner_pid)
+
+
+def _check_runner(runner_pid: int | None) -> None:
+  """Exits this worker, writing nothing more, if its runner has died."""
+  if runner_pid is not None and os.getppid() != runner_pid:
+    os._exit(1)  # pylint: disable=protected-access
+
+
 class _StoreSink:
   """Writes rows and snapshots straight to the unit's folder."""
 
-  def __init__(self, store: UnitStore, progress: Callable[[int], None] | None):
+  def __init__(self, store: UnitStore, progress: Callable[[int], None] | None,
+               runner_pid: int | None = None):
     self._store = store
     self._progress = progress
+    self._runner_pid = runner_pid
 
   def rows(self, rows) -> None:
+    _check_runner(self._runner_pid)
     self._store.append(rows)
 
   def snapshot(self, name, iteration, strategy) -> None:
+    _check_runner(self._runner_pid)
     self._store.save_snapshot(name, iteration, strategy)
 
   def progress(self, iterations: int) -> None:
@@ -38,10 +71,13 @@ class _StoreSink:
 
 
 def run_job(job: Job, output_dir: str, checkpoint_every: int,
-            progress: Callable[[int], None] | None) -> str:
-  """Runs (or resumes) one unit to the end; returns its id."""
+            progress: Callable[[int], None] | None,
+            runner_pid: int | None = None) -> str:
+  """Runs (or resumes) one unit to the end; returns its id. In a worker,
+  ``runner_pid`` is the runner's: the worker writes only while it lives."""
+  _check_runner(runner_pid)
   store = unit_store(output_dir, job.unit)
-  done, checkpoint = resume_point(store)
+  done, checkpoint = resume_point(store, job.unit.iterations)
   if done:
     if progress is not None:
       progress(job.unit.iterations)
@@ -49,20 +85,22 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
   start = 0 if checkpoint is None else checkpoint.iteration
   if progress is not None and start:
     progress(start)
-  sink = _StoreSink(store, progress)
+  sink = _StoreSink(store, progress, runner_pid)
   for end in chunk_ends(start, job.unit.iterations, checkpoint_every):
     checkpoint = advance(job.unit, checkpoint, end, job.make_solver,
                          job.metrics, sink)
+    _check_runner(runner_pid)
     store.save_checkpoint(checkpoint.as_dict())
+  _check_runner(runner_pid)
   store.mark_done()
   return job.unit.unit_id
 
 
 def _run_in_worker(job: Job, output_dir: str, checkpoint_every: int,
-                   progress_queue) -> str:
+                   progress_queue, runner_pid: int) -> str:
   def progress(count: int) -> None:
     progress_queue.put((job.unit.unit_id, count))
-  return run_job(job, output_dir, checkpoint_every, progress)
+  return run_job(job, output_dir, checkpoint_every, progress, runner_pid)
 
 
 class LocalExecutor:
@@ -96,10 +134,13 @@ class LocalExecutor:
       drainer = threading.Thread(target=drain, daemon=True)
       drainer.start()
       try:
+        runner_pid = os.getpid()
         with concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context) as pool:
+            max_workers=self.workers, mp_context=context,
+            initializer=_die_with_runner,
+            initargs=(runner_pid,)) as pool:
           futures = [pool.submit(_run_in_worker, job, output_dir,
-                                 checkpoint_every, progress_queue)
+                                 checkpoint_every, progress_queue, runner_pid)
                      for job in jobs]
           for future in concurrent.futures.as_completed(futures):
             on_unit_done(future.result())

@@ -70,7 +70,7 @@ class RayExecutor:
     plans = {}
     for job in jobs:
       store = unit_store(output_dir, job.unit)
-      done, checkpoint = resume_point(store)
+      done, checkpoint = resume_point(store, job.unit.iterations)
       if done:
         on_iterations(job.unit.iterations)
         on_unit_done(job.unit.unit_id)

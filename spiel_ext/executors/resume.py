@@ -30,35 +30,39 @@ def unit_store(output_dir: str | Path, unit: WorkUnit) -> UnitStore:
   return UnitStore(Path(output_dir) / "units" / unit.unit_id)
 
 
-def resume_point(store: UnitStore) -> tuple[bool, Checkpoint | None]:
-  """(done, checkpoint) for a unit, repairing its files for a restart.
+def resume_point(store: UnitStore,
+                 iterations: int) -> tuple[bool, Checkpoint | None]:
+  """(done, checkpoint) for a unit of ``iterations`` iterations, repairing
+  its files for a restart.
 
-  A finished unit whose rows are exactly those it finished with is done. An
-  unfinished one continues from its checkpoint when every row the checkpoint
-  recorded is on disk unchanged; lines after them are dropped (they are
-  recomputed identically). Otherwise (rows missing, edited, duplicated or
-  foreign, or files that cannot be read) the unit runs again from the start,
-  with a warning saying what was wrong.
+  A finished unit whose rows and snapshots are exactly those it finished
+  with is done. An unfinished one continues from its checkpoint when every
+  row and snapshot the checkpoint recorded is on disk unchanged; lines
+  after those rows are dropped (they are recomputed identically). Otherwise
+  (rows or snapshots missing, edited, duplicated or foreign, a checkpoint
+  past the unit's end, or files that cannot be read) the unit runs again
+  from the start, with a warning saying what was wrong.
   """
   if store.is_done():
     return True, None
   try:
     if store.done_path.exists():
-      unit_rows = store.read()
-      raise CorruptUnit(unit_rows.problem or "its rows are not those it "
-                        f"finished with ({store.done_record()})")
+      raise CorruptUnit(store.done_problem() or "its done.json is damaged")
     data = store.load_checkpoint()
     if data is None:
       store.reset()
       return False, None
     checkpoint = Checkpoint.from_dict(data)
-    problem = store.rows_problem(data)
+    if not 0 <= checkpoint.iteration <= iterations:
+      raise CorruptUnit(f"its checkpoint is at iteration "
+                        f"{checkpoint.iteration}, outside 0..{iterations}")
+    problem = store.checkpoint_problem(data)
     if problem:
       raise CorruptUnit(problem)
     store.keep_rows(data["rows"])
     return False, checkpoint
   except (CorruptUnit, KeyError, TypeError, ValueError) as error:
-    warnings.warn(f"{store.folder}: {error}; running the unit again from "
-                  "the start.")
+    warnings.warn(f"unit {store.unit_id}: {error}; running the unit again "
+                  "from the start.")
     store.reset()
     return False, None

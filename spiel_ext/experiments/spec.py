@@ -21,6 +21,7 @@ import pandas as pd
 
 from spiel_ext.algorithms.checks import MAX_SEED, check_int
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
+from spiel_ext.executors.units import measure
 from spiel_ext.files import TEMPORARY_SUFFIX, atomic_write
 from spiel_ext.experiments.metrics import check_metrics, metric_function
 from spiel_ext.experiments.solvers import (ALGORITHMS, check_algorithms,
@@ -173,9 +174,20 @@ def settings_for(experiment: Experiment, scale: str, *,
                        f"got {list(value) if not isinstance(value, str) else value!r}"
                        " (leave it out for the experiment's own).")
   algorithms = tuple(algorithms or base.algorithms)
-  check_algorithms(algorithms)
+  try:
+    check_algorithms(algorithms)
+  except ValueError as error:
+    raise ValueError(f"algorithms: {error}") from None
   check_metrics(experiment.metrics)
-  games = tuple(game_string(game) for game in (games or base.games))
+  try:
+    games = tuple(game_string(game) for game in (games or base.games))
+  except ValueError as error:
+    raise ValueError(f"games: {error}") from None
+  for name, values in (("algorithms", algorithms), ("games", games)):
+    repeated = sorted({value for value in values if values.count(value) > 1})
+    if repeated:
+      raise ValueError(f"{name}: {', '.join(map(repr, repeated))} given "
+                       "more than once; each would be the same work unit.")
   units = len(games) * len(algorithms) * seed_count
   if units > MAX_UNITS:
     raise ValueError(f"seeds: {len(games)} games x {len(algorithms)} "
@@ -208,6 +220,10 @@ def build_jobs(settings: Settings) -> list[Job]:
                               if owner == algorithm))
         jobs.append(Job(unit, entry.factory,
                         {name: metric_function(name) for name in settings.metrics}))
+  ids = [job.unit.unit_id for job in jobs]
+  if len(set(ids)) != len(ids):
+    raise ValueError("two work units of this run are the same (a game or "
+                     "an algorithm given twice); give each once.")
   return jobs
 
 
@@ -259,24 +275,41 @@ def read_json(path: Path) -> Any:
     raise ValueError(f"{path} is damaged ({error})") from None
 
 
+def _settings_record(data: Any, source: Path) -> dict[str, Any]:
+  """``data`` if it is a settings record; ValueError naming ``source``."""
+  fields = {field.name for field in dataclasses.fields(Settings)}
+  if not isinstance(data, dict) or not {"experiment", "iterations", "games",
+                                        "algorithms"} <= set(data) or (
+                                            set(data) - fields):
+    raise ValueError(f"{source} is damaged (not a record of a run's "
+                     "settings)")
+  return data
+
+
 def _stored_settings_json(folder: Path) -> dict[str, Any] | None:
   """The settings of the run in ``folder``: config.json, or the manifest's
   copy when config.json is missing or damaged; None if neither exists."""
   config = folder / "config.json"
   try:
-    return read_json(config) if config.exists() else None
+    if config.exists():
+      return _settings_record(read_json(config), config)
+    problem = None
   except ValueError as error:
-    try:
-      manifest = read_manifest(folder)
-    except ValueError:
-      manifest = None
-    if manifest is None or "settings" not in manifest:
-      raise ValueError(f"{error}; the run's settings are unknown: use "
-                       "--overwrite to start it again or another "
-                       "--output_dir") from None
-    logging.warning("%s; using the settings recorded in %s.", error,
-                    folder / MANIFEST)
-    return manifest["settings"]
+    problem = error
+  try:
+    manifest = read_manifest(folder)
+  except ValueError:
+    manifest = None
+  if manifest is None or "settings" not in manifest:
+    if problem is None:
+      return None
+    raise ValueError(f"{problem}; the run's settings are unknown: use "
+                     "--overwrite to start it again or another "
+                     "--output_dir")
+  settings = _settings_record(manifest["settings"], folder / MANIFEST)
+  logging.warning("%s; using the settings recorded in %s.",
+                  problem or f"{config} is missing", folder / MANIFEST)
+  return settings
 
 
 def prepare_folder(folder: Path, settings: Settings, resume: bool,
@@ -339,24 +372,54 @@ def start_session(folder: Path, settings: Settings, jobs: Sequence[Job],
   return manifest
 
 
+def preflight(jobs: Sequence[Job]) -> None:
+  """Builds each (game, algorithm) once and measures its metrics on the
+  starting policy, so that a value only a solver can refuse (a game too
+  large to compile, an algorithm that needs another kind of game, a metric
+  the game lacks) is refused before the run folder is touched.
+
+  Raises:
+    ValueError: naming the algorithm, the game and what was wrong.
+  """
+  seen = set()
+  for job in jobs:
+    unit = job.unit
+    key = (unit.game, unit.algorithm, unit.hyperparameters)
+    if key in seen:
+      continue
+    seen.add(key)
+    try:
+      solver = job.make_solver(unit.game, seed=unit.seed,
+                               **dict(unit.hyperparameters))
+      measure(unit, job.metrics, solver.average_policy())
+    except (ValueError, TypeError, ImportError, MemoryError) as error:
+      raise ValueError(f"{unit.algorithm} on {unit.game}: {error}") from None
+
+
 def run_experiment(experiment: Experiment, settings: Settings,
                    output_dir: str | Path, executor: Any, *,
                    checkpoint_every: int = 1000, resume: bool = False,
-                   overwrite: bool = False, quiet: bool = False) -> Outputs:
+                   overwrite: bool = False, quiet: bool = False,
+                   check_first: bool = True) -> Outputs:
   """Runs (or resumes) an experiment and writes its figures and tables.
 
   The run folder is locked for the whole run (:class:`RunLock`); its
-  manifest lists the run's units and records this session.
+  manifest lists the run's units and records this session. With
+  ``check_first`` (a caller that ran :func:`preflight` itself passes False)
+  each (game, algorithm) is built once before the folder is touched.
 
   Raises:
     FolderLocked: another process is writing to the folder.
-    ValueError: the folder holds another run (see :func:`prepare_folder`).
+    ValueError: a value a solver refuses (see :func:`preflight`), or the
+      folder holds another run (see :func:`prepare_folder`).
     OutputError: a file could not be written (names the path).
   """
   folder = Path(output_dir) / experiment.name
+  jobs = build_jobs(settings)
+  if check_first:
+    preflight(jobs)
   with RunLock(folder):
     prepare_folder(folder, settings, resume, overwrite)
-    jobs = build_jobs(settings)
     manifest = start_session(folder, settings, jobs, resume)
     already_done = sum(unit_store(folder, job.unit).is_done()
                        for job in jobs)
@@ -384,11 +447,18 @@ def stored_settings(folder: Path) -> Settings | None:
   data = _stored_settings_json(folder)
   if data is None:
     return None
-  for key in ("games", "algorithms", "metrics"):
-    data[key] = tuple(data[key])
-  data["iteration_caps"] = tuple(tuple(pair) for pair in data["iteration_caps"])
-  data["snapshots"] = tuple(tuple(item) for item in data.get("snapshots", ()))
-  return Settings(**data)
+  data = dict(data)
+  try:
+    for key in ("games", "algorithms", "metrics"):
+      data[key] = tuple(data[key])
+    data["iteration_caps"] = tuple(tuple(pair)
+                                   for pair in data["iteration_caps"])
+    data["snapshots"] = tuple(tuple(item)
+                              for item in data.get("snapshots", ()))
+    return Settings(**data)
+  except (KeyError, TypeError, ValueError) as error:
+    raise ValueError(f"{folder / 'config.json'} is damaged ({error!r})"
+                     ) from None
 
 
 def report_section(name: str, experiment: Experiment, folder: Path,
@@ -403,7 +473,15 @@ def report_section(name: str, experiment: Experiment, folder: Path,
     return {"scale": "no", "claims": [], "problem": str(error)}
   if settings is None or not (folder / "results.parquet").exists():
     return {"scale": "no", "claims": []}
-  frame = pd.read_parquet(folder / "results.parquet")
+  try:
+    frame = pd.read_parquet(folder / "results.parquet")
+    claims = experiment.claims(frame, settings, folder)
+  except Exception as error:  # pylint: disable=broad-except
+    # One experiment's unreadable or partial results (say, a run with
+    # some algorithms left out) must not stop the report.
+    return {"scale": "no", "claims": [], "problem": (
+        f"its claims could not be read from {folder}: "
+        f"{type(error).__name__}: {error}")}
   files = report.parent / f"{report.stem}_files"
   outputs = []
   for source in sorted(folder.glob("figures/*.png")) + sorted(
@@ -411,9 +489,8 @@ def report_section(name: str, experiment: Experiment, folder: Path,
     target = atomic_write(files / name / source.relative_to(folder),
                           source.read_bytes())
     outputs.append(str(target.relative_to(report.parent)))
-  claims = [dataclasses.replace(
-      claim, evidence=f"{files.name}/{claim.evidence}")
-            for claim in experiment.claims(frame, settings, folder)]
+  claims = [dataclasses.replace(claim, evidence=f"{files.name}/{claim.evidence}")
+            for claim in claims]
   sessions = (manifest or {}).get("sessions") or frame.attrs.get(
       "provenance", [])
   return {"scale": settings.scale, "claims": claims, "outputs": outputs,

@@ -50,9 +50,10 @@ class RunLock:
     try:
       self._handle.seek(0)
       text = self._handle.read()
-      return json.loads(text) if text.strip() else None
+      holder = json.loads(text) if text.strip() else None
     except (OSError, ValueError):
       return None
+    return holder if isinstance(holder, dict) else None
 
   def acquire(self) -> None:
     make_folder(self.folder)

@@ -47,6 +47,7 @@ def markdown_cell(text: str) -> str:
 
 
 NO_RESULTS = "No results yet"
+KEPT_NOTE = "> Kept from the previous report; the results now on disk are unreadable"
 
 
 def previous_sections(path: Path) -> dict[str, str]:
@@ -92,7 +93,11 @@ def write_report(path: str | Path, sections: dict[str, dict],
     claims = section["claims"]
     kept = previous.get(name, "")
     if not claims and kept and NO_RESULTS not in kept:
-      lines += [kept.rstrip("\n"), ""]
+      kept_lines = [line for line in kept.rstrip("\n").splitlines()
+                    if not line.startswith(KEPT_NOTE)]
+      if section.get("problem"):
+        kept_lines[1:1] = ["", f"{KEPT_NOTE}: {section['problem']}."]
+      lines += kept_lines + [""]
       continue
     lines += [f"## {name} ({section['scale']} scale)", ""]
     if not claims:

@@ -204,14 +204,48 @@ class UnitStore:
       return None
 
   def is_done(self) -> bool:
-    """True when the unit finished and its rows are exactly those it
-    finished with."""
+    """True when the unit finished and its rows and snapshots are exactly
+    those it finished with."""
+    return self.done_record() is not None and self.done_problem() is None
+
+  def done_problem(self) -> str | None:
+    """None if the finished unit's files are intact; else what is wrong."""
     done = self.done_record()
     if done is None:
-      return False
+      return f"{self.done_path} is missing or damaged"
     unit_rows = self.read()
-    return (not unit_rows.problem and done.get("rows") == len(unit_rows.rows)
-            and done.get("check") == unit_rows.last_check)
+    if unit_rows.problem:
+      return unit_rows.problem
+    if (done.get("rows") != len(unit_rows.rows) or
+        done.get("check") != unit_rows.last_check):
+      return (f"{self.rows_path} holds {len(unit_rows.rows)} good rows, not "
+              f"the {done.get('rows')} the unit finished with")
+    return self._snapshots_problem(done.get("snapshots"))
+
+  def _snapshot_path(self, name: str) -> Path:
+    return self.folder / f"snapshot_{name}.npz"
+
+  def _snapshot_checks(self, names) -> dict[str, str]:
+    """{name: hash of the file} of the snapshots ``names`` on disk."""
+    checks = {}
+    for name in names:
+      try:
+        data = self._snapshot_path(name).read_bytes()
+      except OSError:
+        continue
+      checks[name] = hashlib.blake2b(data, digest_size=16).hexdigest()
+    return checks
+
+  def _snapshots_problem(self, recorded: Any) -> str | None:
+    if not isinstance(recorded, dict):
+      return "no record of its snapshots (an older spiel_ext)"
+    found = self._snapshot_checks(recorded)
+    for name, check in sorted(recorded.items()):
+      if name not in found:
+        return f"{self._snapshot_path(name)} is missing"
+      if found[name] != check:
+        return f"{self._snapshot_path(name)} is not the snapshot recorded"
+    return None
 
   def load_checkpoint(self) -> dict[str, Any] | None:
     """The last checkpoint ({"iteration", "rows", "rows_check", ...}), or
@@ -227,9 +261,10 @@ class UnitStore:
     except Exception as error:  # pylint: disable=broad-except
       raise CorruptUnit(f"{self.checkpoint_path}: {error}") from None
 
-  def rows_problem(self, checkpoint: dict[str, Any]) -> str | None:
-    """None if the rows the checkpoint recorded are all on disk, unchanged
-    (rows after them may follow: they are recomputed); else what is wrong."""
+  def checkpoint_problem(self, checkpoint: dict[str, Any]) -> str | None:
+    """None if the rows and snapshots the checkpoint recorded are all on
+    disk, unchanged (rows after them may follow: they are recomputed); else
+    what is wrong."""
     expected = checkpoint.get("rows")
     if not isinstance(expected, int) or "rows_check" not in checkpoint:
       return "the checkpoint records no row count (an older spiel_ext)"
@@ -243,7 +278,7 @@ class UnitStore:
     if unit_rows.check_after(expected) != checkpoint["rows_check"]:
       return (f"the first {expected} rows are not those the checkpoint at "
               f"iteration {checkpoint['iteration']} recorded")
-    return None
+    return self._snapshots_problem(checkpoint.get("snapshots"))
 
   # ------------------------------------------------------------- writing
   def _position(self) -> tuple[int, str]:
@@ -272,7 +307,9 @@ class UnitStore:
   def save_checkpoint(self, checkpoint: dict[str, Any]) -> None:
     """Replaces the checkpoint atomically, recording the rows so far."""
     count, check = self._position()
-    checkpoint = dict(checkpoint, rows=count, rows_check=check)
+    checkpoint = dict(checkpoint, rows=count, rows_check=check,
+                      snapshots=self._snapshot_checks(
+                          checkpoint.get("snapshots_taken", ())))
     atomic_write(self.checkpoint_path,
                  pickle.dumps(checkpoint, protocol=pickle.HIGHEST_PROTOCOL))
 
@@ -290,8 +327,11 @@ class UnitStore:
 
   def mark_done(self) -> None:
     count, check = self._position()
-    atomic_write(self.done_path, canonical_json({"rows": count,
-                                                 "check": check}))
+    names = [path.stem[len("snapshot_"):]
+             for path in self.folder.glob("snapshot_*.npz")]
+    atomic_write(self.done_path, canonical_json({
+        "rows": count, "check": check,
+        "snapshots": self._snapshot_checks(names)}))
     try:
       self.checkpoint_path.unlink()
     except FileNotFoundError:
@@ -302,15 +342,19 @@ class UnitStore:
     """Keeps an average strategy as ``snapshot_<name>.npz`` (atomically)."""
     buffer = io.BytesIO()
     np.savez(buffer, iteration=np.int64(iteration), strategy=strategy)
-    atomic_write(self.folder / f"snapshot_{name}.npz", buffer.getvalue())
+    atomic_write(self._snapshot_path(name), buffer.getvalue())
 
   def load_snapshot(self, name: str) -> tuple[int, np.ndarray] | None:
     """(iteration, strategy) of a snapshot, or None if it was not taken."""
-    path = self.folder / f"snapshot_{name}.npz"
+    path = self._snapshot_path(name)
     if not path.exists():
       return None
-    with np.load(path) as data:
-      return int(data["iteration"]), data["strategy"]
+    try:
+      with np.load(path) as data:
+        return int(data["iteration"]), data["strategy"]
+    except Exception as error:  # pylint: disable=broad-except
+      raise ValueError(f"{path} is damaged ({type(error).__name__}); run "
+                       "with --resume to recompute its unit") from None
 
   def reset(self) -> None:
     """Deletes the unit's files (it will be run from scratch)."""
