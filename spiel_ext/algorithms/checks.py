@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from spiel_ext.games.common import check_integer
+
 
 def check_bool(name: str, value: Any) -> bool:
   """``value`` as a bool; TypeError unless it is a bool or numpy bool.
@@ -50,22 +52,10 @@ def check_seed(seed: Any) -> int | None:
 
 
 def check_int(name: str, value: Any, low: int,
-              high: int | None = None) -> int:
-  """``value`` as an int in low..high (no upper bound for None).
-
-  Python and numpy integers are accepted; bools, floats (even 2.0) and
-  strings are not.
-
-  Raises:
-    ValueError: naming ``name`` and the accepted range.
-  """
-  wanted = (f"{name} must be an int >= {low}" if high is None else
-            f"{name} must be an int in {low}..{high}")
-  if (isinstance(value, (bool, np.bool_)) or
-      not isinstance(value, numbers.Integral) or value < low or
-      (high is not None and value > high)):
-    raise ValueError(f"{wanted}; got {short_repr(value)}.")
-  return int(value)
+               high: int | None = None) -> int:
+  """``value`` as an int in low..high (no upper bound for None); ValueError
+  naming ``name`` and the range otherwise (see :func:`check_integer`)."""
+  return check_integer("", name, value, low, high)
 
 
 def check_methods(name: str, value: Any, methods: Collection[str],

@@ -38,13 +38,20 @@ def poker_game_type(short_name: str, long_name: str, parameters: dict,
 
 def check_integer(game: str, name: str, value: int, low: int,
                   high: int | None = None) -> int:
-  """``value`` if it is an int in [low, high]; ValueError naming it else."""
+  """``value`` if it is an int in [low, high]; ValueError naming it (and
+  ``game``, unless empty) otherwise.
+
+  Python and numpy integers are accepted; bools, floats (even 2.0) and
+  strings are not.
+  """
   accepted = (f"an integer >= {low}" if high is None else
               f"an integer in {low}..{high}")
   if (isinstance(value, (bool, np.bool_)) or
       not isinstance(value, numbers.Integral) or value < low or
       (high is not None and value > high)):
-    raise ValueError(f"{game}: {name} must be {accepted}; got {value!r}.")
+    shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+    raise ValueError(f"{game + ': ' if game else ''}{name} must be "
+                     f"{accepted}; got {shown}.")
   return int(value)
 
 
