@@ -205,30 +205,31 @@ def run(flag_values) -> None:
     print(_catalogue(), end="")
     return
   plans = plan(flag_values)
-  _check_output_dir(flag_values.output_dir)
+  output_dir = flag_values.output_dir
   try:
-    if not plans:
-      path = write_reproduction_report(EXPERIMENTS, flag_values.output_dir,
-                                       flag_values.report_path)
-      print(f"report: {path}")
-      return
     # What only a solver can refuse is refused before anything is written.
     for _, settings in plans:
       preflight(build_jobs(settings))
+    _check_output_dir(output_dir)
+    if not plans:
+      path = write_reproduction_report(EXPERIMENTS, output_dir,
+                                       flag_values.report_path)
+      print(f"report: {path}")
+      return
     executor = make_executor(flag_values.executor, flag_values.workers,
                              flag_values.ray_address)
     for name, settings in plans:
       start = time.perf_counter()
-      outputs = run_experiment(EXPERIMENTS[name], settings, flag_values.output_dir,
-                               executor, checkpoint_every=flag_values.checkpoint_every,
-                               resume=flag_values.resume,
-                               overwrite=flag_values.overwrite,
-                               quiet=flag_values.quiet, check_first=False)
+      outputs = run_experiment(
+          EXPERIMENTS[name], settings, output_dir, executor,
+          checkpoint_every=flag_values.checkpoint_every,
+          resume=flag_values.resume, overwrite=flag_values.overwrite,
+          quiet=flag_values.quiet, check_first=False)
       _summary(name, outputs, time.perf_counter() - start)
   except (ValueError, ImportError, FolderLocked, OutputError) as error:
     _fail(_flag_names(str(error)))
   except OSError as error:  # Any other file error: say which file.
-    _fail(f"{error.filename or flag_values.output_dir}: {error.strerror or error}")
+    _fail(f"{error.filename or output_dir}: {error.strerror or error}")
 
 
 def _flag_names(message: str) -> str:

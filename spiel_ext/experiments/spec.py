@@ -220,10 +220,6 @@ def build_jobs(settings: Settings) -> list[Job]:
                               if owner == algorithm))
         jobs.append(Job(unit, entry.factory,
                         {name: metric_function(name) for name in settings.metrics}))
-  ids = [job.unit.unit_id for job in jobs]
-  if len(set(ids)) != len(ids):
-    raise ValueError("two work units of this run are the same (a game or "
-                     "an algorithm given twice); give each once.")
   return jobs
 
 

@@ -188,15 +188,9 @@ class UnitStore:
     result.checks.append(check)
     return None
 
-  def rows(self) -> list[Row]:
-    """Every stored row; raises CorruptUnit unless every line is good."""
-    unit_rows = self.read()
-    if unit_rows.problem:
-      raise CorruptUnit(unit_rows.problem)
-    return unit_rows.rows
-
   def done_record(self) -> dict[str, Any] | None:
-    """``done.json`` ({"rows", "check"}) or None if absent or unreadable."""
+    """``done.json`` ({"rows", "check", "snapshots"}) or None if absent or
+    unreadable."""
     try:
       done = json.loads(self.done_path.read_text())
       return done if isinstance(done, dict) else None
