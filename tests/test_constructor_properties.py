@@ -342,11 +342,10 @@ def test_preference_kernel_is_finite_at_the_largest_degrees():
   regrets = np.array([[1e98, 1e98, 2.0]])
   out = np.empty((1, 3))
   for kernel in (preference_regret_matching, preference_best_response):
-    kernel(regrets, legal, np.full((1, 3), MAX_DEGREE), np.zeros(1), 1e18,
-           out)
+    kernel(regrets, legal, np.full((1, 3), MAX_DEGREE), np.zeros(1), out)
     assert np.isfinite(out).all() and out.sum() == pytest.approx(1.0)
   preference_regret_matching(regrets, legal, np.full((1, 3), 1e308),
-                             np.zeros(1), 1.0, out)
+                             np.zeros(1), out)
   assert np.isnan(out).any()
 
 

@@ -21,7 +21,7 @@ DELTA = np.array([[1.0, 5.0, 1.0]])
 def _rule(kernel, regrets=REGRETS, delta=DELTA, beta=0.0, t=1.0,
           legal=LEGAL):
   out = np.empty_like(regrets)
-  kernel(regrets, legal, delta, np.array([beta]), t, out)
+  kernel(regrets, legal, delta, np.array([beta * t]), out)
   return out[0]
 
 
@@ -176,3 +176,67 @@ def test_bad_pref_cfr_inputs(kwargs, message):
 def test_non_sequential_game_is_refused():
   with pytest.raises(ValueError, match="simultaneous-move"):
     PrefCFRSolver("matrix_rps", preference={"Rock": 2})
+
+
+def test_conditional_unit_divides_by_the_hand_worked_reach():
+  """Kuhn, one simultaneous iteration from the uniform start: player 2's
+  Queen after a Pass is reached by the deals J-Q and K-Q (1/6 each) times
+  player 1's Pass (1/2), so W = 1/6; player 1's Jack by chance alone,
+  W = 1/3 per iteration. The strategy is regret matching on R - beta W."""
+  beta = 0.3
+  solver = PrefCFRSolver("kuhn_poker", vulnerability=beta, variant="rm",
+                         alternating_updates=False)
+  solver.iteration()
+  tree = solver.tree
+  row = tree.key_to_infoset["1p"]
+  assert solver.cumulative_reach[row] == pytest.approx(1 / 6)
+  for _ in range(2):
+    solver.iteration()
+  assert solver.cumulative_reach[tree.key_to_infoset["0"]] == pytest.approx(1.0)
+  for row in range(tree.num_infosets):
+    shifted = np.maximum(solver.cumulative_regret[row] -
+                         beta * solver.cumulative_reach[row], 0.0)
+    legal = tree.infoset_legal[row]
+    expected = (shifted / shifted.sum() if shifted.sum() > 0 else
+                legal / legal.sum())
+    np.testing.assert_allclose(solver.current_strategy()[row], expected)
+
+
+@pytest.mark.parametrize("game_name,hands", [("kuhn_poker", 3),
+                                             ("leduc_poker", 6)])
+def test_reach_weighted_beta_is_conditional_beta_over_hands(game_name, hands):
+  """At player 1's first decisions only chance acts before, with
+  probability 1/k, so W = T / k: a reach-weighted beta b and a conditional
+  beta k b give the same iterates."""
+  common = dict(preference={"Bet" if game_name == "kuhn_poker" else "Raise":
+                            5}, where=FirstDecisions(player=0), variant="rm")
+  conditional = PrefCFRSolver(game_name, vulnerability=0.05 * hands,
+                              **common)
+  reach_weighted = PrefCFRSolver(game_name, vulnerability=0.05,
+                                 vulnerability_unit="reach_weighted",
+                                 **common)
+  for _ in range(300):
+    conditional.iteration()
+    reach_weighted.iteration()
+  rows = FirstDecisions(player=0)(conditional.tree)
+  np.testing.assert_allclose(conditional.cumulative_reach[rows],
+                             300 / hands)
+  np.testing.assert_allclose(conditional.average_strategy(),
+                             reach_weighted.average_strategy(), atol=1e-9)
+  # The same beta in both units is not the same solver.
+  same_number = PrefCFRSolver(game_name, vulnerability=0.05, **common)
+  for _ in range(300):
+    same_number.iteration()
+  assert not np.allclose(same_number.average_strategy(),
+                         reach_weighted.average_strategy(), atol=1e-3)
+
+
+def test_init_scale_scales_the_random_start():
+  light = CFRSolver("kuhn_poker", random_init=True, seed=3)
+  heavy = CFRSolver("kuhn_poker", random_init=True, init_scale=100.0, seed=3)
+  np.testing.assert_allclose(heavy.cumulative_regret,
+                             100 * light.cumulative_regret)
+  np.testing.assert_allclose(heavy.cumulative_policy,
+                             100 * light.cumulative_policy)
+  with pytest.raises(ValueError, match=r"init_scale must be a finite number"):
+    CFRSolver("kuhn_poker", random_init=True, init_scale=0.0)

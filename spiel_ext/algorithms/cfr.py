@@ -54,7 +54,10 @@ _COMMON_ARGS = """
       update all players from the same profile.
     random_init: False (default, OpenSpiel's start: zero regrets, uniform
       strategy) or True to start from cumulative regrets and cumulative
-      policies drawn from U(0, 1) with ``seed``.
+      policies drawn from U(0, init_scale) with ``seed``.
+    init_scale: the random start's upper end, in (0, 1e6] (default 1, the
+      Pref-CFR authors' U(0, 1)); a start of scale s weighs about as much
+      as s / (payoff range) iterations of regret.
     seed: an int in 0..2**63 - 1 (default 0) or None, seeding
       ``random_init``.
 """
@@ -68,16 +71,16 @@ class _FixedRulesSolver(RegretMinimizationSolver):
 
   def __init__(self, game: pyspiel.Game | str | GameTree, *,
                alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0):
+               init_scale: float = 1.0, seed: int | None = 0):
     name, parameters = self._BASE
     regret_rule, averaging = CFR_BASES[name](*parameters)
     super().__init__(game, regret_rule=regret_rule, averaging=averaging,
                      strategy_rule=RegretMatching(),
                      alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
+                     random_init=random_init, init_scale=init_scale,
+                     seed=seed, hyperparameters=dict(
                          alternating_updates=alternating_updates,
-                         random_init=random_init))
+                         random_init=random_init, init_scale=init_scale))
 
 
 class CFRSolver(_FixedRulesSolver):
@@ -159,17 +162,17 @@ class DCFRSolver(RegretMinimizationSolver):
   def __init__(self, game: pyspiel.Game | str | GameTree,
                alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, *,
                alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0):
+               init_scale: float = 1.0, seed: int | None = 0):
     alpha, beta, gamma = check_dcfr_parameters(alpha, beta, gamma)
     regret_rule, averaging = CFR_BASES["dcfr"](alpha, beta, gamma)
     super().__init__(game, regret_rule=regret_rule, averaging=averaging,
                      strategy_rule=RegretMatching(),
                      alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
+                     random_init=random_init, init_scale=init_scale,
+                     seed=seed, hyperparameters=dict(
                          alpha=alpha, beta=beta, gamma=gamma,
                          alternating_updates=alternating_updates,
-                         random_init=random_init))
+                         random_init=random_init, init_scale=init_scale))
 
 
 class LCFRSolver(_FixedRulesSolver):

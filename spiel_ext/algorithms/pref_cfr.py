@@ -6,7 +6,7 @@ arXiv:2411.01217, eqs. 10-13. Two strategy rules for the regret-minimisation
 core, with the preference degree delta(I, a) >= 1 and the vulnerability
 degree beta(I) >= 0:
 
-  B(I, a) = R(I, a) / T - beta(I)                                    (12)
+  B(I, a) = R(I, a) / W(I) - beta(I)                                 (12)
   Pref-CFR(RM): sigma(I, a) = delta B+(I, a) / sum_b delta B+(I, b)  (10)
   Pref-CFR(BR): sigma(I) = pure argmax_a delta(I, a) B(I, a),
                 ties to the lowest action id                      (11, 13)
@@ -14,7 +14,22 @@ degree beta(I) >= 0:
   or uniform when every delta(I, .) = 1 (where the paper's formula is 0/0;
   uniform makes Pref-CFR(RM) with delta = 1, beta = 0 exactly CFR).
 
-The kernels work with T * B = R - T beta, which has the same sign and
+The unit of beta is set by W(I):
+
+- ``"conditional"`` (the default, the authors' unit): W(I) = sum_t
+  x_{-i}^t(I), the others' and chance's reach of I summed over iterations,
+  so R / W is the regret *conditional on reaching I*. The authors' code
+  (Zealoter/PrefCFR, ``PrefCFR.py``) divides sampled cumulative regret by
+  the infoset's visit count, whose expectation is the same.
+- ``"reach_weighted"``: W(I) = T, the iterations, so R / T is the
+  reach-weighted average counterfactual regret.
+
+At a player's first decision where only chance acts before it with
+probability 1/k (k private hands), W = T / k, so a reach-weighted beta b is
+the conditional beta k b: 0.05 reach-weighted on Leduc's 6 hands is 0.3
+conditional.
+
+The kernels work with W * B = R - W beta, which has the same sign and
 proportions; with delta = 1 and beta = 0 that is R itself, so Pref-CFR(RM)
 then reproduces CFR bit for bit.
 
@@ -43,9 +58,10 @@ from spiel_ext.engine import GameTree, compile_game
 _jit = numba.njit(cache=True, nogil=True)
 
 VARIANTS = ("rm", "br")
+VULNERABILITY_UNITS = ("conditional", "reach_weighted")
 BASES = tuple(CFR_BASES)
 # The largest preference degree delta and vulnerability degree beta. The
-# kernels form delta (R - beta t) and sum it over an infoset's actions; with
+# kernels form delta (R - beta W), W <= t, and sum it over an infoset's actions; with
 # both degrees <= 1e100, |R| <= t (max utility - min utility), t <= 1e18
 # and utilities below 1e80 in size, that sum stays below 1e300: finite, so
 # the strategy (a ratio of such numbers) is never inf / inf = NaN, as it
@@ -74,10 +90,11 @@ def _fallback(delta, legal, row, out):
 
 
 @_jit
-def preference_regret_matching(cumulative_regret, legal, delta, beta, t, out):
-  """Pref-CFR(RM), eq. (10) with the vulnerability shift of eq. (12)."""
+def preference_regret_matching(cumulative_regret, legal, delta, shifts, out):
+  """Pref-CFR(RM), eq. (10) with the vulnerability shift W beta of eq. (12)
+  (``shifts[row]``)."""
   for row in range(cumulative_regret.shape[0]):
-    shift = beta[row] * t
+    shift = shifts[row]
     total = 0.0
     for a in range(cumulative_regret.shape[1]):
       if legal[row, a]:
@@ -96,10 +113,10 @@ def preference_regret_matching(cumulative_regret, legal, delta, beta, t, out):
 
 
 @_jit
-def preference_best_response(cumulative_regret, legal, delta, beta, t, out):
+def preference_best_response(cumulative_regret, legal, delta, shifts, out):
   """Pref-CFR(BR), eqs. (11) and (13): the pure argmax of delta * B."""
   for row in range(cumulative_regret.shape[0]):
-    shift = beta[row] * t
+    shift = shifts[row]
     best = -1
     top = -np.inf
     any_positive = False
@@ -121,18 +138,28 @@ def preference_best_response(cumulative_regret, legal, delta, beta, t, out):
 
 class PreferenceRule:
   """Strategy rule of Pref-CFR for the regret-minimisation core
-  (a :class:`regret_rules.StrategyRule`)."""
+  (a :class:`regret_rules.StrategyRule`).
 
-  def __init__(self, variant: str, delta: np.ndarray, beta: np.ndarray):
+  ``cumulative_reach`` is W(I) of the ``"conditional"`` unit (read, not
+  written: the solver accumulates it); None for ``"reach_weighted"``, whose
+  W is the iteration count t.
+  """
+
+  def __init__(self, variant: str, delta: np.ndarray, beta: np.ndarray,
+               cumulative_reach: np.ndarray | None = None):
     self.kernel = (preference_regret_matching if variant == "rm" else
                    preference_best_response)
     self.delta = delta
     self.beta = beta
+    self.cumulative_reach = cumulative_reach
 
   def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
                t: int, rows: slice, out: np.ndarray) -> None:
-    self.kernel(cumulative_regret, legal, self.delta[rows], self.beta[rows],
-                float(max(t, 1)), out)
+    if self.cumulative_reach is None:
+      shifts = self.beta[rows] * float(max(t, 1))
+    else:
+      shifts = self.beta[rows] * self.cumulative_reach[rows]
+    self.kernel(cumulative_regret, legal, self.delta[rows], shifts, out)
 
 
 # --------------------------------------------------------- infoset scopes
@@ -394,7 +421,15 @@ class PrefCFRSolver(RegretMinimizationSolver):
       1); see :func:`preference_degrees` for the forms, e.g.
       ``{"Raise": 5}``, and ``MAX_DEGREE`` for the bound.
     vulnerability: vulnerability degrees beta in [0, 1e100] (default 0,
-      plain Pref-CFR); see :func:`vulnerability_degrees`.
+      plain Pref-CFR), in ``vulnerability_unit``; see
+      :func:`vulnerability_degrees`.
+    vulnerability_unit: what beta is compared with (see the module
+      docstring): "conditional" (default; the authors' unit, regret
+      conditional on reaching the infoset, cumulative regret divided by the
+      infoset's cumulative reach by the others and chance) or
+      "reach_weighted" (cumulative regret divided by the iterations). At a
+      first decision behind a chance deal of k hands, reach-weighted b is
+      conditional k * b.
     where: infosets the label-, player- and number-level specs apply to
       (default None: all), e.g. ``FirstDecisions(player=0)`` or a list of
       infoset keys; see :func:`resolve_scope`.
@@ -407,8 +442,11 @@ class PrefCFRSolver(RegretMinimizationSolver):
       and beta any finite number, gamma in [0, 1000]). The
       vulnerability degree is ``vulnerability``, not ``beta``.
     alternating_updates: True (default) or False, as for CFRSolver.
-    random_init: False (default) or True: U(0, 1) initial cumulative
-      regrets and policies drawn with ``seed`` (the paper's random starts).
+    random_init: False (default) or True: U(0, init_scale) initial
+      cumulative regrets and policies drawn with ``seed`` (the paper's
+      random starts).
+    init_scale: the random start's upper end, in (0, 1e6] (default 1, the
+      authors' U(0, 1)).
     seed: an int in 0..2**63 - 1 (default 0) or None.
 
   Raises:
@@ -430,9 +468,12 @@ class PrefCFRSolver(RegretMinimizationSolver):
                preference: Any = None, vulnerability: Any = 0.0,
                where: Scope = None, variant: str = "br", base: str = "cfr",
                alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0,
+               vulnerability_unit: str = "conditional",
                alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0):
+               init_scale: float = 1.0, seed: int | None = 0):
     check_choice("variant", variant, VARIANTS)
+    check_choice("vulnerability_unit", vulnerability_unit,
+                 VULNERABILITY_UNITS)
     check_choice("base", base, BASES)
     alpha, beta, gamma = check_dcfr_parameters(alpha, beta, gamma)
     tree = compile_game(game)
@@ -442,13 +483,29 @@ class PrefCFRSolver(RegretMinimizationSolver):
     regret_rule, averaging = CFR_BASES[base](alpha, beta, gamma)
     self.preference = delta
     self.vulnerability = vulnerable
+    self.vulnerability_unit = vulnerability_unit
+    # W(I) of the conditional unit; kept for both units (it is cheap) so
+    # that it can be read, and checkpointed with the rest of the state.
+    self.cumulative_reach = np.zeros(tree.num_infosets)
     super().__init__(tree, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=PreferenceRule(variant, delta, vulnerable),
+                     strategy_rule=PreferenceRule(
+                         variant, delta, vulnerable,
+                         self.cumulative_reach
+                         if vulnerability_unit == "conditional" else None),
                      alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
+                     random_init=random_init, init_scale=init_scale,
+                     seed=seed, hyperparameters=dict(
                          preference=preference, vulnerability=vulnerability,
                          where=where, variant=variant, base=base,
                          alpha=alpha, beta=beta, gamma=gamma,
+                         vulnerability_unit=vulnerability_unit,
                          alternating_updates=alternating_updates,
-                         random_init=random_init))
+                         random_init=random_init, init_scale=init_scale))
+
+  _STATE_ARRAYS = RegretMinimizationSolver._STATE_ARRAYS + (
+      "cumulative_reach",)
+
+  def _apply_update(self, player: int, update, t: int) -> None:
+    rows = self._tree.player_rows[player]
+    self.cumulative_reach[rows] += update.others_reach
+    super()._apply_update(player, update, t)

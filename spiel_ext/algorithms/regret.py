@@ -23,10 +23,15 @@ import numpy as np
 
 from spiel_ext.algorithms.base import Solver
 from spiel_ext.algorithms.checks import (check_bool, check_hyperparameters,
-                                         check_methods)
+                                         check_methods, check_real)
 from spiel_ext.algorithms.regret_rules import (AveragingRule, RegretRule,
                                                StrategyRule, absorb_iteration)
 from spiel_ext.engine import PlayerPass
+
+
+# The largest init_scale: a start worth more than a million iterations of
+# regret is a typo, not an experiment.
+MAX_INIT_SCALE = 1e6
 
 
 class RegretMinimizationSolver(Solver):
@@ -41,9 +46,13 @@ class RegretMinimizationSolver(Solver):
     averaging: the average's weights (:class:`AveragingRule`).
     strategy_rule: the next strategy from R (:class:`StrategyRule`).
     alternating_updates: update players in turn (True) or at once.
-    random_init: start from U(0, 1) cumulative regrets and cumulative
-      policies drawn with ``seed`` (the Pref-CFR paper's random starts)
-      instead of zeros.
+    random_init: start from U(0, init_scale) cumulative regrets and
+      cumulative policies drawn with ``seed`` (the Pref-CFR paper's random
+      starts) instead of zeros.
+    init_scale: the upper end of the random start, in (0, 1e6] (default 1,
+      the Pref-CFR authors' U(0, 1)). A start of scale s is worth about
+      s / (max utility - min utility) iterations of regret; scale 1 on a
+      game whose payoffs are ~1/N outweighs ~N iterations.
     seed: int in 0..2**63 - 1 or None.
     hyperparameters: the public constructor's other arguments, in order (a
       dict, or None).
@@ -66,9 +75,11 @@ class RegretMinimizationSolver(Solver):
   def __init__(self, game, *, regret_rule: RegretRule,
                averaging: AveragingRule, strategy_rule: StrategyRule,
                alternating_updates: bool = True, random_init: bool = False,
-               seed: int | None = 0,
+               init_scale: float = 1.0, seed: int | None = 0,
                hyperparameters: dict[str, Any] | None = None):
     random_init = check_bool("random_init", random_init)
+    init_scale = check_real("init_scale", init_scale, 0.0, MAX_INIT_SCALE,
+                            low_inclusive=False)
     check_methods("regret_rule", regret_rule, ("finish",), "RegretRule")
     check_methods("averaging", averaging, ("weight", "scale_exponent"),
                   "AveragingRule")
@@ -77,6 +88,8 @@ class RegretMinimizationSolver(Solver):
     hyperparameters = check_hyperparameters(hyperparameters)
     if "random_init" in hyperparameters:
       hyperparameters["random_init"] = random_init
+    if "init_scale" in hyperparameters:
+      hyperparameters["init_scale"] = init_scale
     super().__init__(game, alternating_updates=alternating_updates,
                      seed=seed, hyperparameters=hyperparameters)
     self._regret_rule = regret_rule
@@ -90,8 +103,10 @@ class RegretMinimizationSolver(Solver):
     self._current = tree.uniform_policy()
     self._model: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
     if random_init:
-      self.cumulative_regret[...] = self._rng.random(shape) * self._legal
-      self.cumulative_policy[...] = self._rng.random(shape) * self._legal
+      self.cumulative_regret[...] = (init_scale * self._rng.random(shape) *
+                                     self._legal)
+      self.cumulative_policy[...] = (init_scale * self._rng.random(shape) *
+                                     self._legal)
       for rows in tree.player_rows:
         self._update_strategy(rows, 1)
 

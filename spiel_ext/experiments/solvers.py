@@ -190,6 +190,16 @@ PREF_CFR_KUHN_SETTINGS = {
                                     ("br", "Pass", 5.0), ("br", "Pass", 10.0)]
 }
 
+# ------------------------------------------ paper settings and ablations
+# Each experiment's paper setting and ablations run as algorithm labels;
+# these sections hold the labels one paper's experiments add.
+PREF_CFR_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
+
+BUFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
+
+GXFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
+
+
 def build_learner(game: str, seed: int = 0, *, learner: str,
                   **hyperparameters):
   """``spiel_ext.algorithms.learners.<learner>(game, seed=seed, ...)``: a
@@ -280,6 +290,9 @@ ALGORITHMS: dict[str, AlgorithmEntry] = {
         seeded=False),
     **PREF_CFR_KUHN_SETTINGS,
     **STYLE_ALGORITHMS,
+    **PREF_CFR_VARIANT_ALGORITHMS,
+    **BUFP_VARIANT_ALGORITHMS,
+    **GXFP_VARIANT_ALGORITHMS,
     **LEARNER_ALGORITHMS,
 }
 

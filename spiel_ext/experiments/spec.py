@@ -31,7 +31,8 @@ from spiel_ext.results.manifest import (MANIFEST, describe_session,
                                         read_manifest,
                                         session_record, utc_now,
                                         write_manifest)
-from spiel_ext.results.report import Claim, write_report
+from spiel_ext.results.report import (PAPER_SETTING, Choice, Claim, Variant,
+                                      settings_table, write_report)
 from spiel_ext.results.store import canonical_json, load_results, write_merged
 
 SCALES = ("quick", "paper")
@@ -106,6 +107,10 @@ class Experiment:
       tables) it wrote.
     claims: (results DataFrame, settings, folder) -> the paper's claims with our
       numbers and verdicts, for the reproduction report.
+    choices: every choice that can change a number, as the paper's text,
+      the authors' code and our runs make it (the report's settings table).
+    variants: the paper setting first, then our other choices as labelled
+      ablations, each naming the algorithm labels that run it.
   """
   name: str
   description: str
@@ -116,6 +121,27 @@ class Experiment:
                                                           list[Path]]]
   cost: str = ""
   claims: Callable[[pd.DataFrame, Settings, Path], list[Claim]] | None = None
+  choices: tuple[Choice, ...] = ()
+  variants: tuple[Variant, ...] = ()
+
+  def __post_init__(self):
+    if self.variants and self.variants[0].name != PAPER_SETTING:
+      raise ValueError(f"{self.name}: the first variant must be the "
+                       f"{PAPER_SETTING!r}; got {self.variants[0].name!r}.")
+    names = [variant.name for variant in self.variants]
+    if len(set(names)) != len(names):
+      raise ValueError(f"{self.name}: variant names repeat: {names}.")
+    missing = sorted({algorithm for variant in self.variants
+                      for algorithm in variant.algorithms}
+                     - set(self.paper.algorithms))
+    if missing:
+      raise ValueError(f"{self.name}: variants name algorithms the paper "
+                       f"scale does not run: {missing}.")
+
+  def variants_run(self, settings: Settings) -> list[Variant]:
+    """The variants whose algorithms all ran with ``settings``."""
+    return [variant for variant in self.variants
+            if set(variant.algorithms) <= set(settings.algorithms)]
 
 
 def evaluation_points(iterations: int, eval_every: int | None,
@@ -490,7 +516,8 @@ def report_section(name: str, experiment: Experiment, folder: Path,
   sessions = (manifest or {}).get("sessions") or frame.attrs.get(
       "provenance", [])
   return {"scale": settings.scale, "claims": claims, "outputs": outputs,
-          "sessions": [describe_session(session) for session in sessions]}
+          "sessions": [describe_session(session) for session in sessions],
+          "settings": settings_table(experiment.choices, experiment.variants)}
 
 
 def write_reproduction_report(experiments: dict[str, Experiment],

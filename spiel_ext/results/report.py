@@ -17,9 +17,19 @@ from spiel_ext.files import atomic_write
 VERDICTS = ("holds", "holds partly", "does not hold", "not run")
 
 
+PAPER_SETTING = "paper setting"
+
+
 @dataclasses.dataclass(frozen=True)
 class Claim:
-  """One claim of a paper and our measurement of it."""
+  """One claim of a paper and our measurement of it.
+
+  Attributes:
+    setting: the variant the verdict was judged on: ``PAPER_SETTING``
+      (what the paper's text and the authors' code did), ``"ablation:
+      <name>"`` (one of our other choices), or "" for an experiment that
+      declares no settings yet.
+  """
   paper: str
   claim: str
   paper_value: str
@@ -27,11 +37,55 @@ class Claim:
   verdict: str
   evidence: str
   command: str
+  setting: str = ""
 
   def __post_init__(self):
     if self.verdict not in VERDICTS:
       raise ValueError(f"verdict must be one of {VERDICTS}; got "
                        f"{self.verdict!r}.")
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+  """One choice that can change a number, as the paper's text, the
+  authors' code and our runs make it.
+
+  Attributes:
+    name: what is chosen ("CFR update schedule").
+    paper_text: what the paper says ("not stated" when it is silent or the
+      number was lost).
+    authors_code: what the authors' public code does, with file:line
+      ("no public code" when there is none).
+    paper_setting: what our paper-setting run uses, and why when the paper
+      and the code disagree or are silent ("ours: ...").
+    ablations: our other values and the ablation that runs each ("" for
+      none).
+  """
+  name: str
+  paper_text: str
+  authors_code: str
+  paper_setting: str
+  ablations: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+  """A named setting of an experiment: the paper setting or an ablation.
+
+  Attributes:
+    name: ``PAPER_SETTING`` or the ablation's name ("alternating updates").
+    algorithms: the algorithm labels (of ``spiel_ext.experiments.solvers``)
+      that run this variant.
+    description: what differs from the paper setting, in a phrase.
+  """
+  name: str
+  algorithms: tuple[str, ...]
+  description: str = ""
+
+  @property
+  def label(self) -> str:
+    """How claims name it: "paper setting" or "ablation: <name>"."""
+    return self.name if self.name == PAPER_SETTING else f"ablation: {self.name}"
 
 
 def verdict_from(results: Sequence[bool]) -> str:
@@ -44,6 +98,31 @@ def verdict_from(results: Sequence[bool]) -> str:
 def markdown_cell(text: str) -> str:
   """``text`` safe inside a markdown table cell: ``|`` escaped, one line."""
   return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def settings_table(choices: Sequence[Choice],
+                   variants: Sequence[Variant]) -> list[str]:
+  """Markdown lines: every choice that can change a number (paper text /
+  authors' code / our paper setting / ablations), then the variants run."""
+  if not choices and not variants:
+    return []
+  lines = []
+  if choices:
+    lines += ["Settings (the verdicts in the *paper setting* rows use the "
+              "paper-setting column):", "",
+              "| choice | paper text | authors' code | paper setting (ours) | "
+              "ablations |", "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(markdown_cell(field) for field in (
+        choice.name, choice.paper_text, choice.authors_code,
+        choice.paper_setting, choice.ablations or "-")) + " |"
+              for choice in choices]
+    lines.append("")
+  if variants:
+    lines += ["Variants run: " + "; ".join(
+        f"**{variant.label}** ({', '.join(variant.algorithms)})" +
+        (f": {variant.description}" if variant.description else "")
+        for variant in variants) + ".", ""]
+  return lines
 
 
 NO_RESULTS = "No results yet"
@@ -79,6 +158,7 @@ def write_report(path: str | Path, sections: dict[str, dict],
     path: the markdown file to write.
     sections: {experiment: {"scale": str, "claims": [Claim],
       "outputs": [paths], "sessions": [one-line descriptions of the runs],
+      "settings": [markdown lines of the settings table],
       "problem": why the results could not be read, if they could not}}.
     preamble: text under the title.
   """
@@ -110,11 +190,13 @@ def write_report(path: str | Path, sections: dict[str, dict],
       lines += [f"- Run: {session}"]
     if section.get("sessions"):
       lines.append("")
-    lines += ["| paper | claim | paper's number | ours | verdict | "
-              "evidence | command |", "|---|---|---|---|---|---|---|"]
+    lines += section.get("settings") or []
+    lines += ["| paper | claim | setting | paper's number | ours | verdict | "
+              "evidence | command |", "|---|---|---|---|---|---|---|---|"]
     for claim in claims:
       lines.append("| " + " | ".join(markdown_cell(field) for field in (
-          claim.paper, claim.claim, claim.paper_value, claim.ours,
+          claim.paper, claim.claim, claim.setting or "ours",
+          claim.paper_value, claim.ours,
           f"**{claim.verdict}**", f"[{Path(claim.evidence).name}]"
           f"({claim.evidence})", f"`{claim.command}`"))
                    + " |")
