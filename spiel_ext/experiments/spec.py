@@ -125,8 +125,8 @@ class Experiment:
   variants: tuple[Variant, ...] = ()
 
   def __post_init__(self):
-    if self.variants and self.variants[0].name != PAPER_SETTING:
-      raise ValueError(f"{self.name}: the first variant must be the "
+    if self.variants and not self.variants[0].is_paper_setting:
+      raise ValueError(f"{self.name}: the first variant must be a "
                        f"{PAPER_SETTING!r}; got {self.variants[0].name!r}.")
     names = [variant.name for variant in self.variants]
     if len(set(names)) != len(names):

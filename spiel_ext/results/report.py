@@ -73,7 +73,9 @@ class Variant:
   """A named setting of an experiment: the paper setting or an ablation.
 
   Attributes:
-    name: ``PAPER_SETTING`` or the ablation's name ("alternating updates").
+    name: ``PAPER_SETTING``, or ``"paper setting (<which>)"`` when the
+      paper is silent or its text and the authors' code disagree and both
+      readings run, or the ablation's name ("alternating updates").
     algorithms: the algorithm labels (of ``spiel_ext.experiments.solvers``)
       that run this variant.
     description: what differs from the paper setting, in a phrase.
@@ -83,9 +85,13 @@ class Variant:
   description: str = ""
 
   @property
+  def is_paper_setting(self) -> bool:
+    return self.name.startswith(PAPER_SETTING)
+
+  @property
   def label(self) -> str:
-    """How claims name it: "paper setting" or "ablation: <name>"."""
-    return self.name if self.name == PAPER_SETTING else f"ablation: {self.name}"
+    """How claims name it: "paper setting[ (...)]" or "ablation: <name>"."""
+    return self.name if self.is_paper_setting else f"ablation: {self.name}"
 
 
 def verdict_from(results: Sequence[bool]) -> str:
