@@ -209,11 +209,15 @@ def test_pref_cfr_kuhn_alpha_writes_the_distribution_of_alpha(tmp_path):
        "--iterations=40", "--seeds=3")
   folder = tmp_path / "pref_cfr_kuhn_alpha"
   for name in ["figures/alpha.png", "figures/nash_conv.png",
-               "figures/final_alpha_histogram.png", "tables/final_alpha.md"]:
+               "figures/final_alpha_histogram.png",
+               "figures/final_alpha_histogram_alternating_updates.png",
+               "tables/final_alpha.md"]:
     assert (folder / name).exists(), name
   frame = load_results(folder)
   alphas = frame[(frame.metric == "kuhn_alpha") & (frame.iteration == 40)]
-  assert len(alphas) == 3 and alphas.value.between(0, 1).all()
+  # Quick scale: the paper setting (simultaneous) and alternating updates.
+  assert len(alphas) == 6 and alphas.value.between(0, 1).all()
+  assert set(alphas.algorithm) == {"CFR (simultaneous)", "CFR"}
 
 
 def test_pref_cfr_kuhn_settings_runs_every_setting(tmp_path):
@@ -221,7 +225,9 @@ def test_pref_cfr_kuhn_settings_runs_every_setting(tmp_path):
        "--iterations=30", "--seeds=2")
   folder = tmp_path / "pref_cfr_kuhn_settings"
   frame = load_results(folder)
+  # Quick scale runs the paper setting only: the authors' simultaneous CFR.
   assert frame.algorithm.nunique() == 7
+  assert frame.algorithm.str.endswith("(simultaneous)").all()
   assert (folder / "figures" / "alpha.png").exists()
   table = (folder / "tables" / "final_values.md").read_text()
-  assert "Pref-CFR(RM) Pass x5" in table
+  assert "Pref-CFR(RM) Pass x5 (simultaneous)" in table

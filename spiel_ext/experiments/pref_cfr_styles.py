@@ -7,14 +7,17 @@ arXiv:2411.01217, section 5.2 (Tables 2-3, Figures 5-6).
 ``pref_cfr_styles`` trains three styles on two-player and three-player
 poker and compares them:
 
-- **Normal**: vanilla CFR.
+- **Normal**: vanilla CFR (the paper's hold'em text: "standard CFR"), or
+  Pref-CFR(BR) with no preference (the authors' Leduc code,
+  Zealoter/PrefCFR ``PrefCFRMain.py``): both readings run, as two paper
+  settings.
 - **Aggressive**: Pref-CFR(BR) with preference degree delta = 5 on the
   raises and vulnerability beta = 0.05 at player 1's (seat 0's) first
   decisions only (delta = 1, beta = 0 everywhere else).
 - **Loose-passive**: the same with delta(Call) = 5 (a check is OpenSpiel's
   Call).
 
-All three start from the uniform strategy (deterministic: one run each).
+All start from the uniform strategy (deterministic: one run each).
 
 Which actions are raises. Leduc has one ("Raise"). universal_poker with
 ``bettingAbstraction=fcpa`` offers Fold, Call, Bet (a pot-size raise) and
@@ -28,17 +31,16 @@ actions in proportion to delta - 1: half Bet, half AllIn), a shove-heavy
 style the paper does not describe. ``Bet<size>`` of unabstracted no-limit
 games also counts as a raise (see :func:`solvers.is_raise`).
 
-The vulnerability's unit. beta is subtracted from the average
-counterfactual regret (eq. 12), which is weighted by the chance and
-opponents' reach of the infoset, in the game's chips. Pref-CFR(BR) plays
-the preferred action at an infoset until another action's average
-counterfactual regret exceeds beta, so at each first-decision infoset the
-style may give up about beta chips of reach-weighted value: with k such
-infosets (one per private hand: 6, 28, 8 and 8 in the games below) at
-most about k * beta chips per hand against the same opponents. The paper
-does not say in which unit its 0.05 is; we use 0.05 chips (Leduc: 1 chip
-= the ante = our big blind; hold'em: 0.025 big blinds). This is what
-decides the styles' cost in mb/h (see the README for the numbers).
+The vulnerability's unit. The authors' code compares beta with the regret
+*conditional on reaching the infoset* (cumulative regret over the
+infoset's visits), in chips; that is the paper setting. Pref-CFR(BR) plays
+the preferred action at an infoset until another action's conditional
+regret exceeds beta, so a style gives up at most about beta chips in the
+hands where it deviates. Comparing beta with the reach-weighted average
+regret R / T instead (the ablation "reach-weighted beta") multiplies the
+room by k at a first decision behind k private hands (6, 28, 8 and 8 in
+the games below): the styles then move more and cost more. Leduc: 1 chip
+= the ante = our big blind; hold'em: 0.05 chips = 0.025 big blinds.
 
 Games (seat 0 = the paper's player 1 acts first before the flop, as the
 small blind heads-up and on the button three-handed; sizes as compiled by
@@ -101,13 +103,38 @@ from spiel_ext.experiments.spec import (Experiment, Scale, Settings,
                                         command_for, load_snapshots)
 from spiel_ext.results.figures import line_figure, stacked_bars_figure
 from spiel_ext.results.labels import game_label
-from spiel_ext.results.report import Claim, verdict_from
+from spiel_ext.results.report import (PAPER_SETTING, Choice, Claim, Variant,
+                                      verdict_from)
 from spiel_ext.results.tables import write_table
 
 _PAPER = "Pref-CFR (Ju, Tellier, Sun, Fang, Luo 2025)"
 NAME = "pref_cfr_styles"
 STYLES = tuple(STYLE_ALGORITHMS)  # Normal, Aggressive, Loose-passive.
 REFERENCE = "Normal"
+_REACH_WEIGHTED = " (reach-weighted beta)"
+VARIANTS = (
+    Variant(f"{PAPER_SETTING} (hold'em text)", STYLES,
+            "Normal = vanilla CFR (\"standard CFR\"); beta compared with "
+            "the regret conditional on reaching the infoset (the authors' "
+            "unit)"),
+    Variant(f"{PAPER_SETTING} (authors' Leduc code)",
+            ("Normal (BR)", "Aggressive", "Loose-passive"),
+            "Normal = Pref-CFR(BR) without preference; the authors' unit"),
+    Variant("reach-weighted beta",
+            ("Normal",) + tuple(f"{style}{_REACH_WEIGHTED}"
+                                for style in STYLES[1:]),
+            "beta = 0.05 compared with R / T, k times the authors' beta at "
+            "a first decision behind k private hands; Normal = vanilla CFR"),
+)
+# A style is "visible" when some first-decision action group moves by at
+# least this much from Normal (our threshold; the paper's figures move by
+# 10 to 24 points).
+_VISIBLE_SHIFT = 0.05
+
+
+def style_name(algorithm: str) -> str:
+  """The style an algorithm label plays: "Normal (BR)" -> "Normal"."""
+  return algorithm.split(" (", 1)[0]
 
 LEDUC_2P = "leduc_poker"
 HOLDEM_2P = ("universal_poker(betting=nolimit,bettingAbstraction=fcpa,"
@@ -344,20 +371,36 @@ def analyse_game(game: str, strategies: dict[str, np.ndarray],
                      seats, cost)
 
 
-def analyse(settings: Settings, folder: Path) -> list[GameResults]:
-  """:func:`analyse_game` for every game of the run, from the "final"
-  snapshots (the first seed of each algorithm: the styles are
-  deterministic)."""
+def analyse(settings: Settings, folder: Path
+            ) -> dict[Variant, list[GameResults]]:
+  """{variant: :func:`analyse_game` of every game of the run} for each
+  variant whose algorithms ran, from the "final" snapshots (the first seed
+  of each algorithm: the styles are deterministic). Within a variant the
+  strategies go by their style's name (:func:`style_name`)."""
   names = game_names(settings.games)
-  results = []
-  for game in settings.games:
-    policies = load_snapshots(settings, folder, "final", game=game)
-    if not policies:
-      continue
-    results.append(analyse_game(
-        game, {name: runs[0] for name, runs in policies.items()},
-        *names[game]))
+  variants = PREF_CFR_STYLES.variants_run(settings)
+  if not variants:  # A run of other algorithms: analyse them as given.
+    variants = [Variant("as run", tuple(settings.algorithms))]
+  policies = {game: load_snapshots(settings, folder, "final", game=game)
+              for game in settings.games}
+  results: dict[Variant, list[GameResults]] = {}
+  for variant in variants:
+    results[variant] = []
+    for game in settings.games:
+      chosen = {style_name(name) if variant.name != "as run" else name:
+                policies[game][name][0] for name in variant.algorithms
+                if name in policies[game]}
+      if chosen:
+        results[variant].append(analyse_game(game, chosen, *names[game]))
   return results
+
+
+def _suffix(variant: Variant, variants: list[Variant]) -> str:
+  """"" for the first variant's files, "_<name>" for the others'."""
+  if variant is variants[0]:
+    return ""
+  return "_" + "".join(c if c.isalnum() else "_"
+                       for c in variant.name.lower()).strip("_")
 
 
 # ------------------------------------------------------------- outputs
@@ -408,21 +451,32 @@ def nash_conv_final(frame: pd.DataFrame) -> pd.DataFrame:
                                span.where(span > 0)})
 
 
-def costs_table(results: list[GameResults],
-                frame: pd.DataFrame) -> pd.DataFrame:
+def algorithm_of(style: str, variant: Variant | None) -> str:
+  """The algorithm label that plays ``style`` in ``variant``."""
+  if variant is None:
+    return style
+  return next((name for name in variant.algorithms
+               if style_name(name) == style), style)
+
+
+def costs_table(results: list[GameResults], frame: pd.DataFrame,
+                variant: Variant | None = None) -> pd.DataFrame:
   """game x style: the seat-averaged result against Normal players and the
-  final NashConv, in mb/h, and the solver's time per iteration."""
+  final NashConv, in mb/h, and the solver's time per iteration (the
+  algorithm playing each style in ``variant``)."""
   final = nash_conv_final(frame)
   table = []
   for result in results:
     for name in result.distribution:
-      row = {"game": result.name, "style": name,
+      algorithm = algorithm_of(name, variant)
+      row = {"game": result.name, "style": name, "algorithm": algorithm,
              "vs Normal, seat average (mb/h)": result.cost.get(name, np.nan)}
-      if (result.game, name) in final.index:
-        row["NashConv (mb/h)"] = mbh(final.loc[(result.game, name),
+      if (result.game, algorithm) in final.index:
+        row["NashConv (mb/h)"] = mbh(final.loc[(result.game, algorithm),
                                                "nash_conv"], result.blind)
-        row["iterations"] = int(final.loc[(result.game, name), "iteration"])
-        row["ms per iteration"] = 1000 * final.loc[(result.game, name),
+        row["iterations"] = int(final.loc[(result.game, algorithm),
+                                          "iteration"])
+        row["ms per iteration"] = 1000 * final.loc[(result.game, algorithm),
                                                    "seconds_per_iteration"]
       table.append(row)
   return pd.DataFrame(table)
@@ -455,8 +509,10 @@ def hands_figure(result: GameResults, path: Path) -> list[Path]:
 
 def summarize_styles(frame: pd.DataFrame, settings: Settings,
                      folder: Path) -> tuple[list[Path], list[Path]]:
-  """Figures and tables of the run (see the module docstring)."""
-  results = analyse(settings, folder)
+  """Figures and tables of the run (see the module docstring); the first
+  variant's files have plain names, the others' a suffix naming them."""
+  analysed = analyse(settings, folder)
+  variants = list(analysed)
   order = _ordered(settings.algorithms)
   names = game_names(settings.games)
   rank = {game: number for number, game in enumerate(settings.games)}
@@ -467,47 +523,55 @@ def summarize_styles(frame: pd.DataFrame, settings: Settings,
                         panel="game_name", line_order=order,
                         title="NashConv of each style (Pref-CFR paper, "
                         "section 5.2)")
-  tables = write_table(
-      distribution_table(results), folder / "tables" / "first_decision",
-      caption="Action distribution at player 1's first decisions, "
-      "reach-weighted (%; Pref-CFR paper, Figs. 5-6)")
-  for result in results:
-    figures += hands_figure(result, folder / "figures" /
-                            f"hands_{result.slug}")
-    if result.seat0 is not None:
-      tables += write_table(
-          _matrix_frame(result.seat0, "(seat 0)", "(seat 1)"),
-          folder / "tables" / f"head_to_head_{result.slug}_seat0",
-          float_format=".2f", caption=f"{result.name}: the row style's "
-          "winnings in mb/h, row in seat 0 (player 1), column in seat 1")
-      tables += write_table(
-          _matrix_frame(result.averaged),
-          folder / "tables" / f"head_to_head_{result.slug}_averaged",
-          float_format=".2f", caption=f"{result.name}: the row style's "
-          "winnings in mb/h against the column style, averaged over both "
-          "seat orders (Table 2)")
-    elif result.seats is not None:
-      tables += write_table(
-          _rounded(result.seats).reset_index(names="style"),
-          folder / "tables" / f"head_to_head_{result.slug}_seats",
-          float_format=".2f", caption=f"{result.name}: each style's winnings "
-          "in mb/h in each seat, every other seat Normal (Table "
-          "3)")
-  tables += write_table(costs_table(results, frame),
-                        folder / "tables" / "style_costs", float_format=".2f",
-                        caption="Each style against Normal players (seat "
-                        "average) and its NashConv, in mb/h")
+  tables = []
+  for variant, results in analysed.items():
+    suffix = _suffix(variant, variants)
+    label = "" if variant.name == "as run" else f"; {variant.label}"
+    tables += write_table(
+        distribution_table(results),
+        folder / "tables" / f"first_decision{suffix}",
+        caption="Action distribution at player 1's first decisions, "
+        f"reach-weighted (%; Pref-CFR paper, Figs. 5-6{label})")
+    for result in results:
+      figures += hands_figure(result, folder / "figures" /
+                              f"hands_{result.slug}{suffix}")
+      if result.seat0 is not None:
+        tables += write_table(
+            _matrix_frame(result.seat0, "(seat 0)", "(seat 1)"),
+            folder / "tables" / f"head_to_head_{result.slug}_seat0{suffix}",
+            float_format=".2f", caption=f"{result.name}: the row style's "
+            "winnings in mb/h, row in seat 0 (player 1), column in seat 1"
+            f"{label}")
+        tables += write_table(
+            _matrix_frame(result.averaged),
+            folder / "tables" / f"head_to_head_{result.slug}_averaged{suffix}",
+            float_format=".2f", caption=f"{result.name}: the row style's "
+            "winnings in mb/h against the column style, averaged over both "
+            f"seat orders (Table 2{label})")
+      elif result.seats is not None:
+        tables += write_table(
+            _rounded(result.seats).reset_index(names="style"),
+            folder / "tables" / f"head_to_head_{result.slug}_seats{suffix}",
+            float_format=".2f", caption=f"{result.name}: each style's "
+            f"winnings in mb/h in each seat, every other seat Normal (Table "
+            f"3{label})")
+    tables += write_table(
+        costs_table(results, frame, variant), folder / "tables" /
+        f"style_costs{suffix}", float_format=".2f",
+        caption="Each style against Normal players (seat average) and its "
+        f"NashConv, in mb/h{label}")
   return figures, tables
 
 
 # -------------------------------------------------------------- claims
 def _shift_claim(results: list[GameResults], style: str, group: str,
                  direction: int, claim: str, paper: str, command: str,
-                 players: int | None = None) -> Claim:
+                 players: int | None = None, setting: str = "",
+                 suffix: str = "") -> Claim:
   """Whether ``style`` moves ``group`` in ``direction`` (+1 more, -1 less)
   relative to Normal at player 1's first decision, in every game that
   offers ``group``."""
-  evidence = f"{NAME}/tables/first_decision.md"
+  evidence = f"{NAME}/tables/first_decision{suffix}.md"
   cases, texts = [], []
   for result in results:
     if (group not in result.offered or style not in result.distribution or
@@ -521,21 +585,33 @@ def _shift_claim(results: list[GameResults], style: str, group: str,
   skipped = [r.name for r in results if group not in r.offered]
   if not cases:
     return Claim(_PAPER, claim, paper, f"no game of the run offers {group} "
-                 "at player 1's first decision", "not run", evidence, command)
+                 "at player 1's first decision", "not run", evidence, command,
+                 setting)
   ours = f"{group}: " + "; ".join(texts)
   if skipped:
     ours += f" ({', '.join(skipped)}: {group} not offered there)"
   return Claim(_PAPER, claim, paper, ours, verdict_from(cases), evidence,
-               command)
+               command, setting)
 
 
-def styles_claims(frame: pd.DataFrame, settings: Settings,
-                  folder: Path) -> list[Claim]:
-  """Section 5.2 of the paper: cheap styles, shifted first decisions,
-  CFR-like convergence."""
-  results = analyse(settings, folder)
+def largest_shift(result: GameResults, style: str) -> tuple[str, float]:
+  """(group, change) of the action group ``style`` moves most from Normal
+  at player 1's first decision."""
+  normal, styled = (result.distribution[REFERENCE],
+                    result.distribution[style])
+  changes = {group: styled.get(group, 0.0) - normal.get(group, 0.0)
+             for group in result.offered}
+  group = max(changes, key=lambda g: abs(changes[g]))
+  return group, changes[group]
+
+
+def _variant_claims(results: list[GameResults], frame: pd.DataFrame,
+                    variant: Variant | None, settings: Settings,
+                    suffix: str) -> list[Claim]:
+  """Section 5.2's claims on one variant's styles."""
   command = command_for(settings)
-  costs = f"{NAME}/tables/style_costs.md"
+  setting = variant.label if variant is not None else ""
+  costs = f"{NAME}/tables/style_costs{suffix}.md"
   at = f"after {settings.iterations} iterations"
   claims = []
   # 1. Styles cost at most 10 mBB/h against Normal.
@@ -551,19 +627,20 @@ def styles_claims(frame: pd.DataFrame, settings: Settings,
       f"within {PAPER_COST_MBH:g} mBB/h",
       ("seat-averaged mb/h vs Normal players " + at + ": " +
        "; ".join(texts)) if texts else "Normal did not run",
-      verdict_from(cells) if cells else "not run", costs, command))
+      verdict_from(cells) if cells else "not run", costs, command, setting))
   # 2-4. The first decision shifts.
+  shift = dict(command=command, setting=setting, suffix=suffix)
   claims.append(_shift_claim(
       results, "Loose-passive", "fold", -1,
       "Loose-passive folds less at player 1's first decision (Fig. 5)",
       f"2p hold'em: fold {PAPER_2P['Normal'][0]}% -> "
-      f"{PAPER_2P['Loose-passive'][0]}%", command))
+      f"{PAPER_2P['Loose-passive'][0]}%", **shift))
   claims.append(_shift_claim(
       results, "Loose-passive", "call", +1,
       "Loose-passive calls more at player 1's first decision (Figs. 5-6)",
       f"2p hold'em: call {PAPER_2P['Normal'][1]}% -> "
       f"{PAPER_2P['Loose-passive'][1]}%; 3p: {PAPER_3P_NORMAL[1]}% -> "
-      f"{PAPER_3P_LOOSE_CALL}%", command))
+      f"{PAPER_3P_LOOSE_CALL}%", **shift))
   claims.append(_shift_claim(
       results, "Aggressive", "raise", +1,
       "Aggressive raises more at player 1's first decision (Figs. 5-6)",
@@ -571,7 +648,7 @@ def styles_claims(frame: pd.DataFrame, settings: Settings,
       f"{PAPER_2P['Aggressive'][3]}% (all raises "
       f"{sum(PAPER_2P['Normal'][2:4]):.1f}% -> "
       f"{sum(PAPER_2P['Aggressive'][2:4]):.1f}%); 3p: raise to 3 0.0% -> "
-      f"{PAPER_3P_AGGRESSIVE_RAISE_TO_3}%", command))
+      f"{PAPER_3P_AGGRESSIVE_RAISE_TO_3}%", **shift))
   # 5. Three players: Loose-passive gains a little.
   three = [r for r in results if r.players >= 3 and "Loose-passive" in r.cost]
   if three:
@@ -584,27 +661,52 @@ def styles_claims(frame: pd.DataFrame, settings: Settings,
         " (holds: >= -0.5; holds partly: within the 10 mb/h of Tables 2-3)",
         "holds" if all(g >= -0.5 for g in gains) else "holds partly" if all(
             g >= -PAPER_COST_MBH for g in gains) else "does not hold",
-        costs, command))
-  # 6-7. Convergence and training speed.
+        costs, command, setting))
+  # 6. Visible and cheap at once: the paper's promise taken together.
+  cases, texts = [], []
+  for result in results:
+    for style in ("Aggressive", "Loose-passive"):
+      if style not in result.distribution or style not in result.cost or (
+          REFERENCE not in result.distribution):
+        continue
+      group, change = largest_shift(result, style)
+      price = result.cost[style]
+      cases.append(abs(change) >= _VISIBLE_SHIFT and
+                   price >= -PAPER_COST_MBH)
+      texts.append(f"{result.name} {style}: {group} {100 * change:+.1f} "
+                   f"points at {price:+.1f} mb/h")
+  if cases:
+    claims.append(Claim(
+        _PAPER, "A style both changes play and stays cheap (section 5.2 "
+        "taken together)", f"first-decision mix moves 10-24 points, within "
+        f"{PAPER_COST_MBH:g} mBB/h",
+        "largest first-decision shift from Normal and price: " +
+        "; ".join(texts) + f" (holds for a style when the shift is at least "
+        f"{100 * _VISIBLE_SHIFT:.0f} points and the price within "
+        f"{PAPER_COST_MBH:g} mb/h)", verdict_from(cases), costs, command,
+        setting))
+  # 7-8. Convergence and training speed.
   final = nash_conv_final(frame)
   conv_cases, conv_texts, speed_cases, speed_texts = [], [], [], []
   for result in results:
-    if (result.game, REFERENCE) not in final.index:
+    normal_algorithm = algorithm_of(REFERENCE, variant)
+    if (result.game, normal_algorithm) not in final.index:
       continue
-    normal = final.loc[(result.game, REFERENCE)]
-    styled = [n for n in result.distribution
-              if n != REFERENCE and (result.game, n) in final.index]
-    ratios = {n: final.loc[(result.game, n), "nash_conv"] /
-              normal.nash_conv for n in styled}
+    normal = final.loc[(result.game, normal_algorithm)]
+    styled = [n for n in result.distribution if n != REFERENCE and
+              (result.game, algorithm_of(n, variant)) in final.index]
+    rows = {n: final.loc[(result.game, algorithm_of(n, variant))]
+            for n in styled}
+    ratios = {n: row.nash_conv / normal.nash_conv for n, row in rows.items()}
     conv_cases += [ratio <= 3.0 for ratio in ratios.values()]
     conv_texts.append(f"{result.name}: Normal "
                       f"{mbh(normal.nash_conv, result.blind):.0f}, " +
-                      ", ".join(f"{n} {mbh(final.loc[(result.game, n), 'nash_conv'], result.blind):.0f} ({ratio:.1f}x)"
+                      ", ".join(f"{n} {mbh(rows[n].nash_conv, result.blind):.0f} ({ratio:.1f}x)"
                                 for n, ratio in ratios.items()))
-    speeds = {n: final.loc[(result.game, n), "seconds_per_iteration"] /
-              normal.seconds_per_iteration for n in styled}
     if not normal.seconds_per_iteration >= _TIMED_SECONDS:
       continue  # Faster iterations measure the timer, not the solver.
+    speeds = {n: row.seconds_per_iteration / normal.seconds_per_iteration
+              for n, row in rows.items()}
     speeds = {n: v for n, v in speeds.items() if np.isfinite(v)}
     speed_cases += [v <= 1.5 for v in speeds.values()]
     if speeds:
@@ -619,7 +721,7 @@ def styles_claims(frame: pd.DataFrame, settings: Settings,
        "NashConv levels off instead of going to 0")
       if conv_cases else "Normal did not run",
       verdict_from(conv_cases) if conv_cases else "not run",
-      f"{NAME}/figures/nash_conv.png", command))
+      f"{NAME}/figures/nash_conv.png", command, setting))
   claims.append(Claim(
       _PAPER, "Pref-CFR does not significantly slow down training "
       "(section 6)", "qualitative",
@@ -628,8 +730,51 @@ def styles_claims(frame: pd.DataFrame, settings: Settings,
        f"iterations take at least {1000 * _TIMED_SECONDS:g} ms)")
       if speed_cases else "too few evaluation points to time",
       verdict_from(speed_cases) if speed_cases else "not run", costs,
-      command))
+      command, setting))
   return claims
+
+
+def styles_claims(frame: pd.DataFrame, settings: Settings,
+                  folder: Path) -> list[Claim]:
+  """Section 5.2 of the paper on each variant: cheap styles, shifted first
+  decisions, CFR-like convergence."""
+  analysed = analyse(settings, folder)
+  variants = list(analysed)
+  claims = []
+  for variant, results in analysed.items():
+    claims += _variant_claims(
+        results, frame, None if variant.name == "as run" else variant,
+        settings, _suffix(variant, variants))
+  return claims
+
+
+_CHOICES = (
+    Choice("Normal", "\"standard CFR\" (hold'em)",
+           "Pref-CFR(BR) with no preference (PrefCFRMain.py:151,163; Leduc)",
+           "both: vanilla CFR, and Pref-CFR(BR) without preference"),
+    Choice("unit of beta", "not stated",
+           "cumulative sampled regret / the infoset's visit count = regret "
+           "conditional on reaching the infoset (PrefCFR.py:26,80-83,96-100,"
+           "135-138)", "conditional on reaching the infoset",
+           "reach-weighted R / T (k x the conditional beta at a first "
+           "decision behind k hands)"),
+    Choice("degrees", "delta = 5 on raises (Aggressive) or call (Loose-"
+           "passive), beta = 0.05, at player 1's first decision",
+           "the same (Leduc)", "the same; all-in not preferred"),
+    Choice("solver and length", "not stated for hold'em",
+           "external-sampling MCCFR, 10M node touches (PrefCFR.py, "
+           "PrefCFRMain.py:25; Leduc)",
+           "full-width Pref-CFR(BR), 10,000 iterations from the uniform "
+           "start (ours; alpha on Kuhn does not move with run length)"),
+    Choice("games", "2p and 3p no-limit hold'em (game and chip scale of "
+           "beta not public)", "Leduc",
+           "Leduc 2p/3p and small fcpa hold'em 2p/3p (ours: the paper's "
+           "games cannot be matched)"),
+    Choice("what is evaluated", "first-decision mix (Figs. 5-6); mb/h "
+           "against Normal (Tables 2-3)", "-",
+           "exact first-decision mix (reach-weighted over hands); exact "
+           "seat-averaged mb/h against Normal players; NashConv"),
+)
 
 
 PREF_CFR_STYLES = Experiment(
@@ -638,10 +783,16 @@ PREF_CFR_STYLES = Experiment(
                 "Loose-passive styles on 2p and 3p Leduc and fcpa hold'em: "
                 "first-decision distributions, head-to-head in mb/h, "
                 "NashConv",
-    quick=Scale(iterations=300, seeds=1, games=GAMES, algorithms=STYLES),
-    paper=Scale(iterations=10_000, seeds=1, games=GAMES, algorithms=STYLES),
+    quick=Scale(iterations=300, seeds=1, games=GAMES,
+                algorithms=tuple(dict.fromkeys(
+                    a for v in VARIANTS for a in v.algorithms))),
+    paper=Scale(iterations=10_000, seeds=1, games=GAMES,
+                algorithms=tuple(dict.fromkeys(
+                    a for v in VARIANTS for a in v.algorithms))),
     metrics=("nash_conv",),
     summarize=summarize_styles,
-    cost="quick: about 2 minutes from cold caches; paper: 25 minutes "
+    cost="quick: about 4 minutes from cold caches; paper: about an hour "
          "with --workers=2 (Leduc 3p is most of it)",
-    claims=styles_claims)
+    claims=styles_claims,
+    choices=_CHOICES,
+    variants=VARIANTS)

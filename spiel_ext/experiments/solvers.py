@@ -32,13 +32,15 @@ def build_openspiel_cfr(game: str, seed: int = 0):
 
 def build_first_decision_pref_cfr(game: str, seed: int = 0, *, action: str,
                                   degree: float, variant: str,
-                                  random_init: bool = True):
+                                  random_init: bool = True,
+                                  alternating_updates: bool = True):
   """Pref-CFR with preference degree ``degree`` on ``action`` at player 1's
   (seat 0's) first decisions, as in the Pref-CFR paper's section 5.1."""
   from spiel_ext.algorithms import FirstDecisions, PrefCFRSolver  # pylint: disable=g-import-not-at-top
   return PrefCFRSolver(game, preference={action: degree},
                        where=FirstDecisions(player=0), variant=variant,
-                       random_init=random_init, seed=seed)
+                       random_init=random_init,
+                       alternating_updates=alternating_updates, seed=seed)
 
 
 # Schulze's perturbed game: every action keeps probability >= this.
@@ -62,14 +64,17 @@ def _ours(solver: str, description: str, seeded: bool = True,
                         seeded)
 
 
-def _first_decision_preference(variant: str, action: str,
-                               degree: float) -> AlgorithmEntry:
+def _first_decision_preference(variant: str, action: str, degree: float,
+                               alternating: bool = True) -> AlgorithmEntry:
+  options = {} if alternating else {"alternating_updates": False}
   return AlgorithmEntry(
       functools.partial(build_first_decision_pref_cfr, action=action,
-                        degree=degree, variant=variant),
-      (("action", action), ("degree", degree), ("variant", variant)),
+                        degree=degree, variant=variant, **options),
+      tuple(sorted({"action": action, "degree": degree, "variant": variant,
+                    **options}.items())),
       f"Pref-CFR({variant.upper()}), delta({action}) = {degree:g} at player "
-      "1's first decisions, random initial regrets")
+      "1's first decisions, random initial regrets, "
+      f"{'alternating' if alternating else 'simultaneous'} updates")
 
 
 # ------------------------------------------------------------- play styles
@@ -132,14 +137,19 @@ def style_preference(game, style: str,
 def build_style_solver(game: str, seed: int = 0, *, style: str,
                        degree: float = STYLE_DEGREE,
                        vulnerability: float = STYLE_VULNERABILITY,
-                       variant: str = "br"):
+                       variant: str = "br",
+                       vulnerability_unit: str = "conditional"):
   """A solver of the Pref-CFR paper's section 5.2 play styles.
 
-  ``normal`` is vanilla CFR; ``aggressive`` and ``loose-passive`` are
-  Pref-CFR (``variant``, default BR) with delta = ``degree`` on the style's
-  actions (see :func:`style_preference`) and beta = ``vulnerability`` at
-  seat 0's first decisions only. All start from the uniform strategy, so
-  they are deterministic and ``seed`` is unused.
+  ``normal`` is vanilla CFR with ``variant="rm"`` (the paper's hold'em
+  text: "standard CFR") and Pref-CFR(BR) without preference with
+  ``variant="br"`` (the authors' Leduc code); ``aggressive`` and
+  ``loose-passive`` are Pref-CFR (``variant``, default BR) with delta =
+  ``degree`` on the style's actions (see :func:`style_preference`) and beta
+  = ``vulnerability`` (in ``vulnerability_unit``, see
+  :class:`~spiel_ext.algorithms.PrefCFRSolver`) at seat 0's first decisions
+  only. All start from the uniform strategy, so they are deterministic and
+  ``seed`` is unused.
 
   Raises:
     ValueError: an unknown style, or as :func:`style_preference` and
@@ -153,51 +163,101 @@ def build_style_solver(game: str, seed: int = 0, *, style: str,
     raise ValueError(f"style must be one of {list(STYLES)}; got {style!r}.")
   tree = compile_game(game)
   if style == "normal":
-    return CFRSolver(tree)
+    return (CFRSolver(tree) if variant == "rm" else
+            PrefCFRSolver(tree, variant=variant))
   return PrefCFRSolver(tree, preference=style_preference(tree, style, degree),
                        vulnerability=vulnerability,
+                       vulnerability_unit=vulnerability_unit,
                        where=FirstDecisions(player=0), variant=variant)
 
 
-def _style(style: str, description: str) -> AlgorithmEntry:
-  hyperparameters = (("style", style),)
-  if style != "normal":
-    hyperparameters += (("degree", STYLE_DEGREE),
-                        ("vulnerability", STYLE_VULNERABILITY),
-                        ("variant", "br"))
-  return AlgorithmEntry(build_style_solver, tuple(sorted(hyperparameters)),
-                        description, seeded=False)
+def _style(style: str, description: str, variant: str = "br",
+           vulnerability_unit: str = "conditional") -> AlgorithmEntry:
+  hyperparameters = {"style": style}
+  if style == "normal":
+    hyperparameters["variant"] = variant
+  else:
+    hyperparameters.update(degree=STYLE_DEGREE,
+                           vulnerability=STYLE_VULNERABILITY, variant=variant,
+                           vulnerability_unit=vulnerability_unit)
+  return AlgorithmEntry(
+      functools.partial(build_style_solver, **hyperparameters),
+      tuple(sorted(hyperparameters.items())), description, seeded=False)
 
 
 STYLE_ALGORITHMS = {
-    "Normal": _style("normal", "the Pref-CFR paper's Normal style: vanilla "
-                     "CFR from the uniform strategy"),
+    "Normal": _style("normal", "the Pref-CFR paper's Normal style in its "
+                     "hold'em text: vanilla CFR from the uniform strategy",
+                     variant="rm"),
     "Aggressive": _style(
         "aggressive", f"Pref-CFR(BR), delta(raises) = {STYLE_DEGREE:g}, beta "
-        f"= {STYLE_VULNERABILITY:g} at player 1's first decisions, uniform "
-        "start"),
+        f"= {STYLE_VULNERABILITY:g} (regret conditional on reaching the "
+        "infoset) at player 1's first decisions, uniform start"),
     "Loose-passive": _style(
         "loose-passive", f"Pref-CFR(BR), delta(Call) = {STYLE_DEGREE:g}, beta "
-        f"= {STYLE_VULNERABILITY:g} at player 1's first decisions, uniform "
-        "start"),
+        f"= {STYLE_VULNERABILITY:g} (regret conditional on reaching the "
+        "infoset) at player 1's first decisions, uniform start"),
 }
 
+PREF_CFR_KUHN_SETTING_LIST = (("br", "Bet", 10.0), ("br", "Bet", 5.0),
+                              ("rm", "Bet", 5.0), ("rm", "Pass", 5.0),
+                              ("br", "Pass", 5.0), ("br", "Pass", 10.0))
 PREF_CFR_KUHN_SETTINGS = {
     f"Pref-CFR({variant.upper()}) {action} x{degree:g}":
         _first_decision_preference(variant, action, degree)
-    for variant, action, degree in [("br", "Bet", 10.0), ("br", "Bet", 5.0),
-                                    ("rm", "Bet", 5.0), ("rm", "Pass", 5.0),
-                                    ("br", "Pass", 5.0), ("br", "Pass", 10.0)]
+    for variant, action, degree in PREF_CFR_KUHN_SETTING_LIST
 }
 
 # ------------------------------------------ paper settings and ablations
 # Each experiment's paper setting and ablations run as algorithm labels;
 # these sections hold the labels one paper's experiments add.
-PREF_CFR_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
+PREF_CFR_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {
+    # Kuhn, Fig. 3: the authors' CFR is simultaneous; heavier starts test
+    # "regardless of the initial strategy".
+    **{f"CFR (simultaneous, U(0,{scale:g}))": _ours(
+        "CFRSolver", f"vanilla CFR with simultaneous updates, initial "
+        f"regrets and policy U(0, {scale:g})", random_init=True,
+        alternating_updates=False, init_scale=float(scale))
+       for scale in (10, 100)},
+    # Kuhn, Fig. 4: the six settings on the authors' simultaneous schedule.
+    **{f"Pref-CFR({variant.upper()}) {action} x{degree:g} (simultaneous)":
+       _first_decision_preference(variant, action, degree, alternating=False)
+       for variant, action, degree in PREF_CFR_KUHN_SETTING_LIST},
+    # Styles: the authors' Leduc Normal, and beta in the reach-weighted unit.
+    "Normal (BR)": _style("normal", "the Pref-CFR authors' Leduc Normal: "
+                          "Pref-CFR(BR) with no preference, uniform start"),
+    **{f"{name} (reach-weighted beta)": _style(
+        style, f"{name} with beta = {STYLE_VULNERABILITY:g} compared with "
+        "the reach-weighted average regret R / T", vulnerability_unit=
+        "reach_weighted") for name, style in (
+            ("Aggressive", "aggressive"), ("Loose-passive", "loose-passive"))},
+}
 
 BUFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
 
-GXFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
+GXFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {
+    # The GXFP paper's CFR from random regrets worth about one iteration:
+    # on vN&M poker (ante 1, bet 2, raise 2) one iteration moves each
+    # infoset's largest regret by about 0.34 / N (0.006 at N = 57), so
+    # U(0, 0.02) is about one iteration's worth there (U(0, 1), the "CFR"
+    # label's start, is worth ~N iterations).
+    "CFR (light start)": _ours(
+        "CFRSolver", "vanilla CFR, random initial regrets and policy "
+        "U(0, 0.02) (about one iteration of vN&M poker's regret)",
+        random_init=True, init_scale=0.02),
+    "CFR (simultaneous, light start)": _ours(
+        "CFRSolver", "vanilla CFR with simultaneous updates, random initial "
+        "regrets and policy U(0, 0.02)", random_init=True, init_scale=0.02,
+        alternating_updates=False),
+    "CFR (simultaneous, uniform)": _ours(
+        "CFRSolver", "vanilla CFR with simultaneous updates from the uniform "
+        "strategy", seeded=False, alternating_updates=False),
+    **{f"{name} (alternating, eps={GXFP_EPSILON:g})": _ours(
+        f"{name}Solver", f"{name} with alternating updates in the perturbed "
+        f"game (every action >= {GXFP_EPSILON:g}), random initial strategy",
+        initial_policy="random", min_action_prob=GXFP_EPSILON,
+        alternating_updates=True) for name in ("XFP", "GXFP")},
+}
 
 
 def build_learner(game: str, seed: int = 0, *, learner: str,

@@ -124,7 +124,7 @@ def settings_table(choices: Sequence[Choice],
               for choice in choices]
     lines.append("")
   if variants:
-    lines += ["Variants run: " + "; ".join(
+    lines += ["Variants: " + "; ".join(
         f"**{variant.label}** ({', '.join(variant.algorithms)})" +
         (f": {variant.description}" if variant.description else "")
         for variant in variants) + ".", ""]
