@@ -31,6 +31,28 @@ from absl import app, flags
 FLAGS = flags.FLAGS
 
 
+def split_labels(text: str) -> list[str]:
+  """Comma-separated labels, where commas inside parentheses belong to a
+  label: "CFR,CFR (simultaneous, U(0,10))" -> two labels."""
+  labels, depth, start = [], 0, 0
+  for index, character in enumerate(text):
+    depth += {"(": 1, ")": -1}.get(character, 0)
+    if character == "," and depth <= 0:
+      labels.append(text[start:index])
+      start = index + 1
+  labels.append(text[start:])
+  return [label.strip() for label in labels if label.strip()]
+
+
+class LabelListParser(flags.ListParser):
+  """absl's list parser, but commas inside parentheses do not split."""
+
+  def parse(self, argument):
+    if isinstance(argument, list):
+      return argument
+    return split_labels(argument) if argument else []
+
+
 def define_flags(flag_values: flags.FlagValues) -> None:
   """Defines the runner's flags on ``flag_values``."""
   define = {"flag_values": flag_values}
@@ -56,8 +78,10 @@ def define_flags(flag_values: flags.FlagValues) -> None:
   flags.DEFINE_multi_string("games", None, "Override: a game string; repeat "
                             "the flag for several games (game strings "
                             "contain commas).", **define)
-  flags.DEFINE_list("algorithms", None, "Override: algorithm labels, comma "
-                    "separated (listed below).", **define)
+  flags.DEFINE(LabelListParser(), "algorithms", None, "Override: algorithm "
+               "labels, comma separated (listed below; a comma inside a "
+               "label's parentheses is part of it).",
+               serializer=flags.CsvListSerializer(","), **define)
   flags.DEFINE_string("output_dir", "results",
                       "Folder for results, figures and tables.", **define)
   flags.DEFINE_bool("resume", False,

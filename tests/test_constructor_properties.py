@@ -64,41 +64,46 @@ def _fp_rules(fp_settings):
 # alpha, beta and gamma are used.
 CONSTRUCTORS = {
     "CFRSolver": (algorithms.CFRSolver, dict(
-        game=KUHN, alternating_updates=True, random_init=False, seed=0)),
+        game=KUHN, alternating_updates=True, random_init=False,
+        init_scale=1.0, seed=0)),
     "CFRPlusSolver": (algorithms.CFRPlusSolver, dict(
-        game=KUHN, alternating_updates=True, random_init=False, seed=0)),
+        game=KUHN, alternating_updates=True, random_init=False,
+        init_scale=1.0, seed=0)),
     "DCFRSolver": (algorithms.DCFRSolver, dict(
         game=KUHN, alpha=1.5, beta=0.0, gamma=2.0, alternating_updates=True,
-        random_init=False, seed=0)),
+        random_init=False, init_scale=1.0, seed=0)),
     "LCFRSolver": (algorithms.LCFRSolver, dict(
-        game=KUHN, alternating_updates=True, random_init=False, seed=0)),
+        game=KUHN, alternating_updates=True, random_init=False,
+        init_scale=1.0, seed=0)),
     "ChanceSampledCFRSolver": (algorithms.ChanceSampledCFRSolver, dict(
         game=KUHN, alternating_updates=False, linear_averaging=True,
-        random_init=False, seed=0)),
+        correlated_chance=True, sampled_averaging=True, random_init=False,
+        seed=0)),
     "PrefCFRSolver": (algorithms.PrefCFRSolver, dict(
         game=KUHN, preference={"Bet": 5.0}, vulnerability=0.05, where=None,
         variant="rm", base="dcfr", alpha=1.5, beta=0.0, gamma=2.0,
-        alternating_updates=True, random_init=True, seed=0)),
+        vulnerability_unit="conditional", alternating_updates=True,
+        random_init=True, init_scale=1.0, seed=0)),
     "RegretMinimizationSolver": (algorithms.RegretMinimizationSolver, dict(
         game=KUHN, regret_rule=PlainRegrets(), averaging=PowerAveraging(1.0),
         strategy_rule=RegretMatching(), alternating_updates=True,
-        random_init=False, seed=0, hyperparameters=None)),
+        random_init=True, init_scale=1.0, seed=0, hyperparameters=None)),
     "XFPSolver": (algorithms.XFPSolver, dict(
         game=KUHN, save_oracles=False, alternating_updates=False,
         renormalize=False, min_action_prob=0.0, initial_policy="random",
-        seed=0)),
+        tie_break="even", first_step_one=True, seed=0)),
     "GXFPSolver": (algorithms.GXFPSolver, dict(
         game=KUHN, alternating_updates=False, integer_counting=True,
         tie_break="lowest", min_action_prob=0.0, initial_policy="random",
         seed=0)),
     "BUFPSolver": (algorithms.BUFPSolver, dict(
         game=KUHN, stepsize="ef", continuation=None,
-        alternating_updates=False, tie_break="lowest", min_action_prob=0.0,
-        initial_policy="random", seed=0)),
+        alternating_updates=False, tie_break="lowest", first_step_one=True,
+        min_action_prob=0.0, initial_policy="random", seed=0)),
     "FictitiousPlaySolver": (algorithms.FictitiousPlaySolver, dict(
         game=KUHN, rules=_fp_rules, alternating_updates=False,
         initial_policy="uniform", min_action_prob=0.0, tie_break="lowest",
-        seed=0, hyperparameters=None)),
+        first_step_one=False, seed=0, hyperparameters=None)),
     "NaiveCFRLearner": (learners.NaiveCFRLearner, dict(
         game=UNKNOWN_KUHN, base="cfr", seed=0)),
     "RandomLearner": (learners.RandomLearner, dict(
@@ -126,7 +131,8 @@ ODD_INTS = [0, 1, -1, 2, 3, 10, 64, 2**14, 2**16, 2**16 + 1, 2**22,
             2**22 + 1, 2**31, 2**63 - 1, 2**63, 2**64, -2**63, 10**18, 10**400]
 # Strings some parameter accepts (so that they are sometimes valid).
 CHOICES = ["cfr", "cfr+", "dcfr", "rm", "br", "uniform", "random", "ef", "x",
-           "lowest", "even", "average", "best_response", "conjugate", "Bet"]
+           "lowest", "even", "average", "best_response", "conjugate", "Bet",
+           "conditional", "reach_weighted"]
 NUMPY_SCALARS = [np.float64(math.nan), np.float64(1e308), np.float32(2.0),
                  np.int64(-1), np.int64(3), np.uint64(2**63), np.bool_(True),
                  np.bool_(False)]
@@ -147,6 +153,7 @@ EXTRA_VALUES = {
     "alpha": _floats(None, None, allow_infinity=False),
     "beta": _floats(None, None, allow_infinity=False),
     "gamma": _floats(0.0, 1000.0),
+    "init_scale": _floats(0.0, 1e6, exclude_min=True),
     "preference": st.one_of(ODD_VALUES, _floats(1.0, 1e100)).map(
         lambda v: {"Bet": v}),
     "vulnerability": st.one_of(
@@ -311,6 +318,8 @@ def test_the_valid_arguments_run(label):
     ("PrefCFRSolver", "vulnerability", 1e100, 1.0000001e100),
     ("PrefCFRSolver", "preference", {"Bet": 1e100}, {"Bet": 1.0000001e100}),
     ("CFRSolver", "seed", 2**63 - 1, 2**63),
+    ("PrefCFRSolver", "init_scale", 1e6, 1.0000001e6),
+    ("CFRSolver", "init_scale", 5e-324, 0.0),
     ("VCFRLearner", "eta", 1e100, 1.0000001e100),
     ("VCFRLearner", "kl_every", 2**63 - 1, 0),
     ("OutcomeSamplingLearner", "epsilon", 1e-6, 0.99e-6),

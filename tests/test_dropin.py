@@ -273,15 +273,16 @@ def test_repr_names_game_hyperparameters_and_iteration():
     solver.iteration()
   assert repr(solver) == ("CFRSolver(game='leduc_poker()', "
                           "alternating_updates=True, random_init=False, "
-                          "seed=0, iteration=3)")
+                          "init_scale=1.0, seed=0, iteration=3)")
   assert repr(DCFRSolver("kuhn_poker", 1, 0, 2)) == (
       "DCFRSolver(game='kuhn_poker()', alpha=1.0, beta=0.0, gamma=2.0, "
-      "alternating_updates=True, random_init=False, seed=0, iteration=0)")
+      "alternating_updates=True, random_init=False, init_scale=1.0, seed=0, "
+      "iteration=0)")
   assert repr(BUFPSolver("kuhn_poker", stepsize="x")) == (
       "BUFPSolver(game='kuhn_poker()', stepsize='x', "
       "continuation='best_response', alternating_updates=False, "
-      "tie_break='lowest', min_action_prob=0.0, initial_policy='uniform', "
-      "seed=0, iteration=0)")
+      "tie_break='lowest', first_step_one=False, min_action_prob=0.0, "
+      "initial_policy='uniform', seed=0, iteration=0)")
   array_form = PrefCFRSolver("kuhn_poker", preference=np.full((12, 2), 2.0))
   assert "preference=<array of shape (12, 2)>" in repr(array_form)
 

@@ -23,12 +23,16 @@ def test_sampled_counterfactual_values_average_to_the_exact_ones():
 def test_converges_on_kuhn_by_openspiels_evaluator():
   """A smoke test of the whole loop (the unbiasedness test above is the
   exact check): from the uniform strategy's NashConv of 0.917 to under
-  0.05 in 3,000 iterations (sampling noise keeps it near 0.03 there)."""
+  0.05 on average over 5 seeds in 10,000 iterations (one deal per
+  traversal, as RLCard's agent: single runs range 0.02-0.05 there)."""
   game = pyspiel.load_game("kuhn_poker")
-  solver = ChanceSampledCFRSolver(game, seed=0)
-  for _ in range(3000):
-    solver.evaluate_and_update_policy()
-  assert exploitability.nash_conv(game, solver.average_policy()) < 0.05
+  values = []
+  for seed in range(5):
+    solver = ChanceSampledCFRSolver(game, seed=seed)
+    for _ in range(10_000):
+      solver.evaluate_and_update_policy()
+    values.append(exploitability.nash_conv(game, solver.average_policy()))
+  assert np.mean(values) < 0.05
 
 
 def test_same_seed_same_run_and_checkpoints_resume():

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from spiel_ext.experiments import EXPERIMENTS, settings_for
+from spiel_ext.experiments.solvers import ALGORITHMS
 from spiel_ext.experiments.spec import build_jobs, evaluation_points
 from spiel_ext.results import COLUMNS, load_results
 
@@ -128,7 +129,10 @@ def test_jobs_cover_games_algorithms_and_seeds():
   settings = settings_for(EXPERIMENTS["bufp_convergence"], "quick",
                           iterations=5, seeds=2)
   jobs = build_jobs(settings)
-  assert len(jobs) == 3 * 4 * 2
+  seeded = [a for a in settings.algorithms if ALGORITHMS[a].seeded]
+  assert len(seeded) < len(settings.algorithms)  # Uniform CFR runs once.
+  assert len(jobs) == len(settings.games) * (
+      len(seeded) * 2 + len(settings.algorithms) - len(seeded))
   assert len({job.unit.unit_id for job in jobs}) == len(jobs)
 
 

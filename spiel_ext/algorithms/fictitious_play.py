@@ -73,6 +73,15 @@ _COMMON_ARGS = """
       ``initial_policy="random"``.
 """
 
+_FIRST_STEP_ARG = """
+    first_step_one: False (default: step 1/(t+1), so sigma_1 keeps weight
+      1/(T+1) in sigma_{T+1}) or True: step 1/t, so the first step has size
+      1 and replaces sigma_1 by the first decision, as the BUFP authors'
+      code does (learning rate 1, then 1/2, 1/3, ...). The start is then
+      discarded wherever the first decision reaches, and the pure first
+      decisions leave infosets the players never reach, which a
+      full-support start never does."""
+
 _RAISES = """
   Raises:
     TypeError: a bool option that is not a bool, or ``seed`` not an int.
@@ -99,6 +108,8 @@ class FictitiousPlaySolver(Solver):
     initial_policy: "uniform", "random" or any policy (a strategy).
     min_action_prob: eps of the perturbed game, in [0, 1/|A|).
     tie_break: "lowest" or "even".
+    first_step_one: step 1/t instead of 1/(t+1) (the first step replaces
+      sigma_1).
     seed: an int in 0..2**63 - 1 or None.
     hyperparameters: the public constructor's arguments, in order.
 
@@ -113,9 +124,11 @@ class FictitiousPlaySolver(Solver):
 
   def __init__(self, game, *, rules: RuleFactory, alternating_updates: bool,
                initial_policy: Any = "uniform", min_action_prob: float = 0.0,
-               tie_break: str = "lowest", seed: int | None = 0,
+               tie_break: str = "lowest", first_step_one: bool = False,
+               seed: int | None = 0,
                hyperparameters: dict[str, Any] | None = None):
     check_choice("tie_break", tie_break, TIE_RULES)
+    self._first_step_one = check_bool("first_step_one", first_step_one)
     if isinstance(initial_policy, str):
       check_choice("initial_policy", initial_policy, INITIAL_POLICIES)
     if not callable(rules):
@@ -174,7 +187,10 @@ class FictitiousPlaySolver(Solver):
     return self._decision.decide(self._tree, self.sigma, player)
 
   def _apply_update(self, player: int, update: np.ndarray, t: int) -> None:
-    result = self._step.step(self._tree, self._arrays, player, update, t)
+    # The steps mix with weight 1/(t+1); t - 1 gives the authors' 1/t.
+    step_t = t - 1 if self._first_step_one else t
+    result = self._step.step(self._tree, self._arrays, player, update,
+                             step_t)
     rows = self._tree.player_rows[player]
     self.sigma[rows] = result.sigma
     if result.decision_counts is not None:
@@ -238,7 +254,11 @@ class XFPSolver(FictitiousPlaySolver):
     alternating_updates: False (default, OpenSpiel's XFP: both players
       respond to sigma_t) or True (each responds to the previous update).
     renormalize: False (default) or True: clip each updated row at 0 and
-      rescale it to sum to 1 (Schulze 2023, eq. 18).{_COMMON_ARGS}{_RAISES}
+      rescale it to sum to 1 (Schulze 2023, eq. 18).
+    tie_break: "lowest" (default: exact ties broken as OpenSpiel's best
+      response breaks them) or "even" (an even split among the exact
+      maximisers at every infoset; where the others never reach an infoset
+      every action ties).{_FIRST_STEP_ARG}{_COMMON_ARGS}{_RAISES}
   Example::
 
     solver = XFPSolver(pyspiel.load_game("leduc_poker"))
@@ -250,23 +270,26 @@ class XFPSolver(FictitiousPlaySolver):
   def __init__(self, game: pyspiel.Game | str | GameTree,
                save_oracles: bool = False, *,
                alternating_updates: bool = False, renormalize: bool = False,
+               tie_break: str = "lowest", first_step_one: bool = False,
                min_action_prob: float = 0.0, initial_policy: Any = "uniform",
                seed: int | None = 0):
     save_oracles = check_bool("save_oracles", save_oracles)
     renormalize = check_bool("renormalize", renormalize)
 
     def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
-      return (FullBestResponse(settings.min_action_prob),
+      return (FullBestResponse(settings.min_action_prob, settings.even_split),
               RealizationStep(renormalize, settings.min_action_prob))
 
     super().__init__(game, rules=rules,
                      alternating_updates=alternating_updates,
                      initial_policy=initial_policy,
-                     min_action_prob=min_action_prob, seed=seed,
+                     min_action_prob=min_action_prob, tie_break=tie_break,
+                     first_step_one=first_step_one, seed=seed,
                      hyperparameters=dict(
                          save_oracles=save_oracles,
                          alternating_updates=alternating_updates,
-                         renormalize=renormalize,
+                         renormalize=renormalize, tie_break=tie_break,
+                         first_step_one=first_step_one,
                          min_action_prob=min_action_prob,
                          initial_policy=initial_policy))
 
@@ -339,8 +362,15 @@ class BUFPSolver(FictitiousPlaySolver):
       decisions, by backward induction). Default None: "average" for "ef",
       "best_response" for "x" (see ``fp_rules.BeliefDecision`` for why).
     alternating_updates: False (default) or True, as for XFPSolver.
-    tie_break: "lowest" (default) or "even", as for GXFPSolver (it applies
-      to the "average" continuation).{_COMMON_ARGS}{_RAISES}
+    tie_break: "lowest" (default) or "even", as for GXFPSolver; with the
+      "best_response" continuation, "lowest" breaks ties as OpenSpiel's best
+      response and "even" splits every infoset's exact maximisers evenly
+      (the authors' code splits ties evenly).{_FIRST_STEP_ARG}{_COMMON_ARGS}{_RAISES}
+  From a full-support start (uniform, "random") every infoset is reached,
+  the beliefs are the others' reach everywhere, and BUFP(X) is XFP
+  iterate for iterate (with the same tie rule). They differ once some
+  infoset is off path, e.g. with ``first_step_one=True``.
+
   Example::
 
     solver = BUFPSolver("leduc_poker", stepsize="ef")
@@ -352,8 +382,8 @@ class BUFPSolver(FictitiousPlaySolver):
   def __init__(self, game: pyspiel.Game | str | GameTree, *,
                stepsize: str = "ef", continuation: str | None = None,
                alternating_updates: bool = False, tie_break: str = "lowest",
-               min_action_prob: float = 0.0, initial_policy: Any = "uniform",
-               seed: int | None = 0):
+               first_step_one: bool = False, min_action_prob: float = 0.0,
+               initial_policy: Any = "uniform", seed: int | None = 0):
     check_choice("stepsize", stepsize, STEPSIZES)
     if continuation is None:
       continuation = "average" if stepsize == "ef" else "best_response"
@@ -369,8 +399,10 @@ class BUFPSolver(FictitiousPlaySolver):
                      alternating_updates=alternating_updates,
                      initial_policy=initial_policy,
                      min_action_prob=min_action_prob, tie_break=tie_break,
-                     seed=seed, hyperparameters=dict(
+                     first_step_one=first_step_one, seed=seed,
+                     hyperparameters=dict(
                          stepsize=stepsize, continuation=continuation,
                          alternating_updates=alternating_updates,
-                         tie_break=tie_break, min_action_prob=min_action_prob,
+                         tie_break=tie_break, first_step_one=first_step_one,
+                         min_action_prob=min_action_prob,
                          initial_policy=initial_policy))

@@ -9,7 +9,8 @@ is fixed except for two rules:
 Decision rules, for player i against the current average sigma_t:
   FullBestResponse  XFP (Johannes Heinrich, Marc Lanctot, David Silver,
                     "Fictitious Self-Play in Extensive-Form Games", ICML 2015,
-                    Algorithm 1): a full best response to sigma_t^{-i}.
+                    Algorithm 1): a full best response to sigma_t^{-i}
+                    (ties as OpenSpiel's, or split evenly).
   BestDecision      GXFP (Tim P. Schulze, "A Generalized Extensive-Form
                     Fictitious Play Algorithm", 2023, arXiv:2310.09658,
                     eq. 4): at every infoset, argmax_a of the counterfactual
@@ -148,18 +149,38 @@ def _one_hot(tree: GameTree, player: int, best: np.ndarray) -> np.ndarray:
   return profile
 
 
+def _even_split(tree: GameTree, player: int,
+                action_values: np.ndarray) -> np.ndarray:
+  """The uniform mix over the exact maximisers of [infosets, A] action
+  values, on ``player``'s rows."""
+  rows = tree.player_rows[player]
+  values = np.ascontiguousarray(action_values[rows])
+  profile = np.empty_like(values)
+  argmax_profile(values, tree.infoset_legal[rows], True, profile)
+  return profile
+
+
 class FullBestResponse:
   """XFP: a full best response to the others' part of sigma_t.
 
-  Computed by backward induction in OpenSpiel's order, so that exact ties
-  (common in small poker games) break as OpenSpiel's XFP breaks them.
+  By default computed by backward induction in OpenSpiel's order, so that
+  exact ties (common in small poker games) break as OpenSpiel's XFP breaks
+  them. With ``even_split`` every infoset mixes its exact maximisers evenly
+  (still a best response: each maximiser has the best value), as the BUFP
+  authors' code splits ties; an infoset the others never reach has all
+  action values 0, so it gets the uniform mix.
   """
 
-  def __init__(self, min_action_prob: float):
+  def __init__(self, min_action_prob: float, even_split: bool = False):
     self.min_action_prob = min_action_prob
+    self.even_split = even_split
 
   def decide(self, tree: GameTree, strategy: np.ndarray,
              player: int) -> np.ndarray:
+    if self.even_split:
+      _, _, action_values = tree.best_response(
+          strategy, player, min_action_prob=self.min_action_prob)
+      return _even_split(tree, player, action_values)
     best = tree.best_response_actions(strategy, player,
                                       min_action_prob=self.min_action_prob)
     return _one_hot(tree, player, best)
@@ -217,12 +238,13 @@ class BeliefDecision:
     belief, on_path = tree.beliefs(strategy, player)
     if on_path.all():
       # Beliefs proportional to x_{-i} everywhere: a plain best response.
-      best = tree.best_response_actions(strategy, player,
-                                        min_action_prob=self.min_action_prob)
-    else:
-      _, best, _ = tree.weighted_best_response(
-          strategy, player, infoset_weight=belief,
-          min_action_prob=self.min_action_prob)
+      return FullBestResponse(self.min_action_prob, self.even_split).decide(
+          tree, strategy, player)
+    _, best, action_values = tree.weighted_best_response(
+        strategy, player, infoset_weight=belief,
+        min_action_prob=self.min_action_prob)
+    if self.even_split:
+      return _even_split(tree, player, action_values)
     return _one_hot(tree, player, best)
 
   def _average_continuation(self, tree: GameTree, strategy: np.ndarray,

@@ -10,20 +10,48 @@ The engine does this with a ``chance_prob`` override
 (:meth:`GameTree.sample_chance`); regrets, averaging and regret matching
 are the regret-minimisation core's.
 
-The defaults follow RLCard's CFR agent, which the BUFP paper's experiments
-use: both players update from the same current strategy, each with its own
-draw, and iteration t's average contribution is weighted by t.
+The defaults follow RLCard's CFR agent (Zha et al., "RLCard: A Toolkit
+for Reinforcement Learning in Card Games", 2019), which the BUFP paper's
+experiments use. One iteration is one traversal per player, each after a
+new deal; both players' regrets come from the same current strategy, which
+is updated once after both traversals. A deal is a deck shuffled once:
+every branch of a traversal that reaches a chance event draws the same
+card (RLCard restores the deck on each step back). The average strategy
+accumulates t x own reach x sigma only at the infosets the deal reaches.
+In expectation these give vanilla CFR's updates; they differ in variance.
 """
 
 from __future__ import annotations
 
+import numba
+import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.checks import check_bool
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
 from spiel_ext.algorithms.regret_rules import (PlainRegrets, PowerAveraging,
                                                RegretMatching)
-from spiel_ext.engine import GameTree, PlayerPass
+from spiel_ext.engine import GameTree, PlayerPass, passes
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def _chance_depths(parent, node_player, chance):
+  """For every history, how many chance nodes lie above it (parents come
+  before their children)."""
+  depth = np.zeros(parent.shape[0], dtype=np.int64)
+  for h in range(1, parent.shape[0]):
+    depth[h] = depth[parent[h]] + (node_player[parent[h]] == chance)
+  return depth
+
+
+@_jit
+def _sampled_reach(parent, sample, out):
+  """out[h] = 1 if every chance edge above h is the drawn one, else 0."""
+  out[0] = 1.0
+  for h in range(1, parent.shape[0]):
+    out[h] = out[parent[h]] * sample[h]
 
 
 class ChanceSampledCFRSolver(RegretMinimizationSolver):
@@ -36,6 +64,15 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
       regrets from the same current strategy) or True.
     linear_averaging: True (default, RLCard's weight t on iteration t's
       average contribution) or False (uniform weights, as vanilla CFR).
+    correlated_chance: True (default, RLCard's deck) or False. True: the
+      k-th chance event of every branch draws with the same random number,
+      so branches that reach chance nodes with the same outcomes draw the
+      same outcome (one public card per traversal in Leduc). False: every
+      chance node draws independently.
+    sampled_averaging: True (default, RLCard's) or False. True: the average
+      accumulates at an infoset only when the deal reaches it (once per
+      history of it the deal reaches). False: at every infoset, every
+      iteration, as full-width CFR does.
     random_init: False (default: zero regrets) or True for U(0, 1)
       cumulative regrets and policies drawn with ``seed``.
     seed: an int in 0..2**63 - 1 (default 0) or None; seeds the chance
@@ -56,9 +93,12 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
 
   def __init__(self, game: pyspiel.Game | str | GameTree, *,
                alternating_updates: bool = False,
-               linear_averaging: bool = True, random_init: bool = False,
+               linear_averaging: bool = True, correlated_chance: bool = True,
+               sampled_averaging: bool = True, random_init: bool = False,
                seed: int | None = 0):
     linear_averaging = check_bool("linear_averaging", linear_averaging)
+    correlated_chance = check_bool("correlated_chance", correlated_chance)
+    sampled_averaging = check_bool("sampled_averaging", sampled_averaging)
     super().__init__(game, regret_rule=PlainRegrets(),
                      averaging=PowerAveraging(1.0 if linear_averaging
                                               else 0.0),
@@ -68,8 +108,49 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
                      hyperparameters=dict(
                          alternating_updates=alternating_updates,
                          linear_averaging=linear_averaging,
+                         correlated_chance=correlated_chance,
+                         sampled_averaging=sampled_averaging,
                          random_init=random_init))
+    self._correlated = correlated_chance
+    self._sampled_averaging = sampled_averaging
+    tree = self._tree
+    if correlated_chance:
+      depth = _chance_depths(tree.parent, tree.node_player, passes.CHANCE)
+      # The chance nodes in the order sample_chance_outcomes visits them.
+      self._chance_depth = depth[tree.node_player == passes.CHANCE]
+      self._num_depths = int(self._chance_depth.max(initial=-1)) + 1
+    if sampled_averaging:
+      self._player_histories = [
+          np.flatnonzero(tree.node_player == player)
+          for player in range(tree.num_players)]
+
+  def _sample(self) -> np.ndarray:
+    tree = self._tree
+    if not self._correlated:
+      return tree.sample_chance(self._rng)
+    uniforms = self._rng.random(self._num_depths)[self._chance_depth]
+    sample = np.empty(tree.num_histories)
+    start, members = tree.children_lists()
+    passes.sample_chance_outcomes(tree.node_player, start, members,
+                                  tree.chance_prob, uniforms, sample)
+    return sample
 
   def _compute_update(self, player: int) -> PlayerPass:
-    return self._tree.player_counterfactual_values(
-        self._current, player, chance_prob=self._tree.sample_chance(self._rng))
+    tree = self._tree
+    sample = self._sample()
+    update = tree.player_counterfactual_values(self._current, player,
+                                               chance_prob=sample)
+    if not self._sampled_averaging:
+      return update
+    reached = np.empty(tree.num_histories)
+    _sampled_reach(tree.parent, sample, reached)
+    histories = self._player_histories[player]
+    rows = tree.player_rows[player]
+    visits = np.bincount(tree.infoset[histories] - rows.start,
+                         weights=reached[histories],
+                         minlength=rows.stop - rows.start)
+    # The average's increment is weight x own reach x sigma (see
+    # absorb_iteration): scaling own reach by the visits counts it only
+    # where the deal went.
+    return PlayerPass(update.cfv, update.own_reach * visits,
+                      update.others_reach)

@@ -23,6 +23,10 @@ SolverFactory = Callable[..., Any]
 Metric = Callable[[Any, Any], "float | dict[str, float]"]
 
 
+# The snapshot "metric" that means an iteration count, not a measurement.
+ITERATION_SNAPSHOT = "iteration"
+
+
 @dataclasses.dataclass(frozen=True)
 class WorkUnit:
   """Everything that determines one unit's rows.
@@ -37,8 +41,10 @@ class WorkUnit:
     eval_points: iterations after which the metrics are measured.
     metrics: names of the metrics to measure.
     snapshots: (name, metric, threshold): keep the average strategy the
-      first time ``metric`` <= ``threshold`` at an evaluation point; the
-      strategy at the last iteration is always kept as "final".
+      first time ``metric`` <= ``threshold`` at an evaluation point (with
+      metric ``"iteration"``: at the first evaluation point at or after
+      iteration ``threshold``); the strategy at the last iteration is
+      always kept as "final".
   """
   experiment: str
   game: str
@@ -148,7 +154,9 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
                        episodes, seconds, name, measured[name])
                    for name in unit.metrics])
       for name, metric, threshold in unit.snapshots:
-        if name not in taken and measured.get(metric, np.inf) <= threshold:
+        reached = (iteration >= threshold if metric == ITERATION_SNAPSHOT
+                   else measured.get(metric, np.inf) <= threshold)
+        if name not in taken and reached:
           sink.snapshot(name, iteration, _strategy_array(policy))
           taken.add(name)
       if last:

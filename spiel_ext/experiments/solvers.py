@@ -233,7 +233,26 @@ PREF_CFR_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {
             ("Aggressive", "aggressive"), ("Loose-passive", "loose-passive"))},
 }
 
-BUFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {}
+BUFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {
+    # The BUFP authors' code: learning rate 1, 1/2, 1/3, ... (the random
+    # start is replaced by the first decision) and ties split evenly.
+    "BUFP(EF) (first step 1)": _ours(
+        "BUFPSolver", "BUFP(EF), random start replaced by the first "
+        "decision (step 1/t), ties split evenly", stepsize="ef",
+        initial_policy="random", first_step_one=True, tie_break="even"),
+    "BUFP(X) (first step 1)": _ours(
+        "BUFPSolver", "BUFP(X), random start replaced by the first "
+        "decision (step 1/t), ties split evenly", stepsize="x",
+        initial_policy="random", first_step_one=True, tie_break="even"),
+    "XFP (first step 1)": _ours(
+        "XFPSolver", "XFP, random start replaced by the first best response "
+        "(step 1/t), ties split evenly", initial_policy="random",
+        first_step_one=True, tie_break="even"),
+    "CS-CFR (independent draws)": _ours(
+        "ChanceSampledCFRSolver", "chance-sampled CFR, every chance node "
+        "drawn independently and the average kept at every infoset",
+        correlated_chance=False, sampled_averaging=False),
+}
 
 GXFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {
     # The GXFP paper's CFR from random regrets worth about one iteration:
