@@ -212,21 +212,30 @@ def test_gxfp_experiments_write_their_figures_tables_and_claims(tmp_path):
        "--iterations=60", "--seeds=2",
        "--games=spiel_ext_vnm_poker(hands=6,variant=raise)")
   expected = {
-      "gxfp_vnm_asymmetric": ["figures/fig1_strategies_N9.png",
-                              "figures/fig1_strategies_N9.pdf",
-                              "tables/thresholds.md", "tables/thresholds.tex"],
-      "gxfp_vnm_raise": ["figures/fig2_gxfp_N8.png",
-                         "figures/fig3_perturbed_N8.png",
-                         "tables/thresholds.md"],
-      "gxfp_convergence": ["figures/fig4_cfr_xfp_gxfp.png",
-                           "figures/fig5_perturbed.png",
-                           "figures/updates.png", "figures/counting.png",
-                           "tables/final_values.md"]}
+      "gxfp_vnm_asymmetric": [
+          f"figures/fig1_strategies_N9_{schedule}.{suffix}"
+          for schedule in ("simultaneous", "alternating")
+          for suffix in ("png", "pdf")] + ["tables/thresholds.md",
+                                           "tables/thresholds.tex"],
+      "gxfp_vnm_raise": [
+          f"figures/fig{number}_N8_{schedule}.png"
+          for number in ("2_gxfp", "3_perturbed")
+          for schedule in ("simultaneous", "alternating")] + [
+              "tables/thresholds.md"],
+      "gxfp_convergence": [
+          f"figures/fig{name}_{schedule}.png"
+          for name in ("4_cfr_xfp_gxfp", "5_perturbed")
+          for schedule in ("simultaneous", "alternating")] + [
+              "figures/updates.png", "figures/cfr_start.png",
+              "figures/counting.png", "tables/final_values.md",
+              "tables/cost_alone.md"]}
   for experiment, names in expected.items():
     for name in names:
       assert (tmp_path / experiment / name).exists(), (experiment, name)
   frame = load_results(tmp_path / "gxfp_convergence")
-  assert frame.algorithm.nunique() == 9
+  # Both schedules of CFR, XFP, GXFP and perturbed XFP, GXFP; CFR's heavy
+  # and uniform starts on both schedules; integer-counting GXFP.
+  assert frame.algorithm.nunique() == 15
   assert set(frame.metric) == {"nash_conv", "nash_conv[eps=0.01]",
                                "value_player_0"}
   # The value metric is the policy's value by OpenSpiel's evaluator.
@@ -237,7 +246,9 @@ def test_gxfp_experiments_write_their_figures_tables_and_claims(tmp_path):
           game.new_initial_state(),
           [to_tabular_policy(game, uniform)] * 2)[0]))
   table = pd.read_csv(tmp_path / "gxfp_vnm_asymmetric" / "results.csv")
-  assert set(table.algorithm) == {"GXFP", "GXFP (eps=0.01)"}
+  assert set(table.algorithm) == {"GXFP", "GXFP (eps=0.01)",
+                                  "GXFP (alternating)",
+                                  "GXFP (alternating, eps=0.01)"}
   report = tmp_path / "reproduction.md"
   _run("--experiment=report", f"--output_dir={tmp_path}",
        f"--report_path={report}")
@@ -245,3 +256,14 @@ def test_gxfp_experiments_write_their_figures_tables_and_claims(tmp_path):
   for section in expected:
     assert f"## {section} (quick scale)" in text, section
   assert "alternating updates" in text and "continuous thresholds" in text
+  # Each section's settings table, and every verdict names its setting.
+  for section in expected:
+    body = text.split(f"## {section} ")[1].split("\n## ")[0]
+    assert "| choice | paper text | authors' code |" in body, section
+    assert "**paper setting (simultaneous)**" in body, section
+    assert "**paper setting (alternating)**" in body, section
+    rows = [line for line in body.splitlines()
+            if line.startswith("| GXFP (Schulze 2023) |")]
+    assert rows, section
+    for row in rows:
+      assert ("| paper setting (" in row or "| ablation: " in row), row

@@ -8,6 +8,9 @@ What Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm",
   Raise variant: player 1's five sequences (check-fold, check-call,
   check-raise, bet-fold, bet-call; they add to one), player 2 after a check
   (check, bet-fold, bet-call) and player 2 facing a bet (fold, call, raise).
+  With ``conditional=True`` player 1's sequences are conditional on the
+  first action, as the paper's Figs. 2-3 draw them: check-fold, check-call
+  and check-raise add to one, and so do bet-fold and bet-call.
 - :func:`action_value_differences`: per hand, the expected value of betting
   minus checking (player 1) and of calling minus folding (player 2),
   conditional on reaching the decision with the hand (the belief over the
@@ -63,9 +66,19 @@ def _strategy_by_key(game, policy: PolicyLike, min_action_prob: float):
 
 
 def sequence_probabilities(game, policy: PolicyLike,
-                           min_action_prob: float = 0.0
+                           min_action_prob: float = 0.0,
+                           conditional: bool = False
                            ) -> dict[str, dict[str, np.ndarray]]:
   """{panel: {sequence: [probability for hands 1..N]}} (see module doc).
+
+  Args:
+    game: a ``spiel_ext_vnm_poker`` game (string, pyspiel game or tree).
+    policy: a strategy of it.
+    min_action_prob: read an eps-perturbed strategy as the choice it
+      stands for (0: as given).
+    conditional: player 1's raise-variant sequences given the first action
+      (the behaviour after check-bet and after bet-raise) instead of the
+      share of the hand's play; other panels are unchanged.
 
   Raises:
     ValueError: not a vN&M poker game, or ``policy`` not a strategy of it,
@@ -81,6 +94,8 @@ def sequence_probabilities(game, policy: PolicyLike,
   check, bet = first[:, CALL], first[:, RAISE]
   p2_check, p2_raised = probabilities(2, "k"), probabilities(2, "kbr")
   p2_bet = probabilities(2, "b")
+  if conditional:
+    check = bet = np.ones(len(first))
   return {
       "P1": {"check-fold": check * after_check[:, FOLD],
              "check-call": check * after_check[:, CALL],
