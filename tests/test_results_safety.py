@@ -238,11 +238,12 @@ def test_a_missing_or_wrong_config_falls_back_to_the_manifest(tmp_path):
 
 
 def test_one_experiment_s_partial_results_do_not_stop_the_report(tmp_path):
-  """bufp_convergence's claims need all its algorithms; with one, its
-  section says why it has none, and the other sections are written."""
+  """bufp_convergence's results file is damaged after its run: its
+  section says why it has no claims, and the other sections are written."""
   _run("--experiment=bufp_convergence", "--algorithms=CFR",
        "--games=kuhn_poker", "--seeds=1", "--iterations=20",
        f"--output_dir={tmp_path}")
+  (tmp_path / "bufp_convergence" / "results.parquet").write_bytes(b"PAR1")
   _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=2",
        f"--output_dir={tmp_path}")
   _run("--experiment=report", f"--output_dir={tmp_path}")

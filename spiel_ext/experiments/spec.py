@@ -536,6 +536,11 @@ def write_reproduction_report(experiments: dict[str, Experiment],
   return write_report(path, sections, preamble=(
       "Verdicts compare each paper statement with our numbers at the scale "
       "shown; quick-scale runs use fewer iterations and seeds than the "
-      "papers. Evidence links point to copies of the figures and tables "
-      "next to this report. Under each heading, the runs the results come "
-      "from: versions, commit, host, times and command."))
+      "papers. Each verdict names the setting it was judged on: the paper "
+      "setting (what the paper's text and the authors' code did; where the "
+      "paper is silent or the two disagree, each reading runs as its own "
+      "paper setting) or one of our ablations, whose row says how far it "
+      "moves the result. An experiment's settings table lists every choice "
+      "that can change a number. Evidence links point to copies of the "
+      "figures and tables next to this report. Under each heading, the runs "
+      "the results come from: versions, commit, host, times and command."))
