@@ -240,3 +240,29 @@ def test_init_scale_scales_the_random_start():
                              100 * light.cumulative_policy)
   with pytest.raises(ValueError, match=r"init_scale must be a finite number"):
     CFRSolver("kuhn_poker", random_init=True, init_scale=0.0)
+
+
+def test_a_checkpoint_from_before_the_unit_resumes_reach_weighted():
+  """A solver pickled before ``cumulative_reach`` and ``vulnerability_unit``
+  existed (beta was compared with R / T) resumes with that meaning,
+  iterate for iterate."""
+  common = dict(preference={"Bet": 5}, vulnerability=0.05,
+                where=FirstDecisions(player=0), variant="rm")
+  old = PrefCFRSolver("kuhn_poker", vulnerability_unit="reach_weighted",
+                      **common)
+  reference = PrefCFRSolver("kuhn_poker", vulnerability_unit="reach_weighted",
+                            **common)
+  for _ in range(20):
+    old.iteration()
+    reference.iteration()
+  pickled = old.__getstate__()
+  del pickled["state"]["cumulative_reach"]
+  del pickled["state"]["hyperparameters"]["vulnerability_unit"]
+  resumed = PrefCFRSolver.__new__(PrefCFRSolver)
+  resumed.__setstate__(pickled)
+  assert resumed.vulnerability_unit == "reach_weighted"
+  for _ in range(50):
+    resumed.iteration()
+    reference.iteration()
+  np.testing.assert_array_equal(resumed.average_strategy(),
+                                reference.average_strategy())

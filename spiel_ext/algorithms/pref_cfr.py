@@ -505,6 +505,17 @@ class PrefCFRSolver(RegretMinimizationSolver):
   _STATE_ARRAYS = RegretMinimizationSolver._STATE_ARRAYS + (
       "cumulative_reach",)
 
+  def __setstate__(self, pickled: dict[str, Any]) -> None:
+    # A checkpoint from before the conditional unit existed resumes with the
+    # meaning it was started with: beta reach-weighted.
+    state = pickled["state"]
+    if "cumulative_reach" not in state:
+      state = dict(state, cumulative_reach=np.zeros(
+          np.shape(state["cumulative_regret"])[0]), hyperparameters=dict(
+              state["hyperparameters"], vulnerability_unit="reach_weighted"))
+      pickled = dict(pickled, state=state)
+    super().__setstate__(pickled)
+
   def _apply_update(self, player: int, update, t: int) -> None:
     rows = self._tree.player_rows[player]
     self.cumulative_reach[rows] += update.others_reach
