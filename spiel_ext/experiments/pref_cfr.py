@@ -128,8 +128,7 @@ def summarize_alpha(frame: pd.DataFrame, settings: Settings,
       reference={"alpha = 0.2 (the paper's claim)": 0.2})
   for variant in variants:
     alphas = final_alphas(_variant_frame(frame, variant))
-    suffix = "" if variant.is_paper_setting else "_" + "".join(
-        c if c.isalnum() else "_" for c in variant.name).strip("_")
+    suffix = "" if variant.is_paper_setting else f"_{variant.slug}"
     figures += histogram_figure(
         alphas, folder / "figures" / f"final_alpha_histogram{suffix}",
         xlabel="final alpha", value_range=(0.0, 1 / 3), bins=20,

@@ -125,6 +125,10 @@ VARIANTS = (
                                 for style in STYLES[1:]),
             "beta = 0.05 compared with R / T, k times the authors' beta at "
             "a first decision behind k private hands; Normal = vanilla CFR"),
+    Variant("reach-weighted beta, Normal = BR",
+            ("Normal (BR)",) + tuple(f"{style}{_REACH_WEIGHTED}"
+                                     for style in STYLES[1:]),
+            "the same styles against Pref-CFR(BR) without preference"),
 )
 # A style is "visible" when some first-decision action group moves by at
 # least this much from Normal (our threshold; the paper's figures move by
@@ -399,8 +403,7 @@ def _suffix(variant: Variant, variants: list[Variant]) -> str:
   """"" for the first variant's files, "_<name>" for the others'."""
   if variant is variants[0]:
     return ""
-  return "_" + "".join(c if c.isalnum() else "_"
-                       for c in variant.name.lower()).strip("_")
+  return f"_{variant.slug}"
 
 
 # ------------------------------------------------------------- outputs

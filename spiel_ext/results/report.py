@@ -89,6 +89,12 @@ class Variant:
     return self.name.startswith(PAPER_SETTING)
 
   @property
+  def slug(self) -> str:
+    """The name as a file-name part: "U(0, 10) start" -> "u_0__10__start"."""
+    return "".join(c if c.isalnum() else "_"
+                   for c in self.name.lower()).strip("_")
+
+  @property
   def label(self) -> str:
     """How claims name it: "paper setting[ (...)]" or "ablation: <name>"."""
     return self.name if self.is_paper_setting else f"ablation: {self.name}"
