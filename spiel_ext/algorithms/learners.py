@@ -8,29 +8,38 @@ ConjugatePosterior`) with the episodes, runs one CFR (or DCFR) iteration on
 a model game swapped into the one compiled tree
 (:meth:`RegretMinimizationSolver.set_model`), and plays the next episodes:
 
-- :class:`NaiveCFRLearner`: the model is the posterior mean; both episodes
-  play the average strategy (Naive-CFR / Naive-DCFR of Qiu et al.).
+Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret Minimization
+with Information Gain to Solve Extensive Games with Unknown Environments",
+arXiv:2110.07892, and their code (github chenqiu01/VCFR, which carries
+the PSRLCFR code of github DongdongBai/submit); each class names the
+authors' file it follows:
+
+- :class:`NaiveCFRLearner`: CFR (or DCFR) on a posterior draw (or the
+  posterior mean), episodes with its average (or current) strategy.
   :class:`RandomLearner` is the same with uniformly random episodes.
-- :class:`PSRLCFRLearner`: the model is a posterior draw; the episodes are
-  (best response of player 0 to player 1's average, player 1's average)
-  and (player 0's average, best response of player 1), both best responses
-  under a second posterior draw (Zhou, Li, Zhu, "Posterior Sampling for
-  Multi-Agent Reinforcement Learning: Solving Extensive Games with
-  Imperfect Information", ICLR 2020).
+- :class:`PSRLCFRLearner`: CFR on a posterior draw, episodes with each
+  player's exploring strategy from a second draw (Zhou, Li, Zhu,
+  "Posterior Sampling for Multi-Agent Reinforcement Learning: Solving
+  Extensive Games with Imperfect Information", ICLR 2020), in the
+  authors' two exploration types and ours.
+- :class:`VCFRLearner`: the information bonus r' = r + eta KL(z) (eq. 10)
+  in the paper's Algorithm 1 (on the CFR draw, episodes with the average)
+  or the authors' other design (on the exploration draw); the bonus's
+  options are in :mod:`spiel_ext.algorithms.exploration`.
+- :class:`PosteriorFSPLearner` / :class:`PosteriorVFSPLearner`: the
+  authors' FSP / VFSP, fictitious play with exact best responses on a
+  posterior draw, without / with the bonus.
+- :class:`FSPLearner` / :class:`VFSPLearner`: the paper's text's FSP,
+  fictitious self-play with tabular fitted-Q best responses, without /
+  with the bonus (below).
 - :class:`OutcomeSamplingLearner`: MCCFR with outcome sampling on the
   episodes themselves, no model (below).
-- :class:`FSPLearner` / :class:`VFSPLearner`: fictitious self-play with
-  tabular fitted-Q best responses, without / with the bonus (below).
-- :class:`VCFRLearner`: PSRLCFR's loop with an information-gain bonus
-  r' = r + eta * IG(z) added to both players' modelled rewards at every
-  terminal z (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret
-  Minimization with Information Gain to Solve Extensive Games with Unknown
-  Environments", arXiv:2110.07892, eq. 9). IG is the conjugate model's
-  expected KL divergence between the posterior after and before one more
-  reward at z, in closed form; the paper's lambda (recompute the KL less
-  often while it is small) saves nothing here and is not needed.
 
-Two episodes per iteration for all three. ``average_policy()`` is a
+Where the CFR walk differs from the authors': histories whose reach is
+below 1e-5 are not skipped, and the uniform first strategy is not counted
+in CFR's average (one iteration in 20,000).
+
+Two episodes per iteration for every learner. ``average_policy()`` is a
 TabularPolicy of the true game (the pyspiel game the learner was built
 from), so every evaluator scores it exactly there.
 """
@@ -40,10 +49,14 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.checks import (check_choice, check_int,
-                                         check_real, check_seed)
+from spiel_ext.algorithms.checks import (check_bool, check_choice,
+                                         check_int, check_real, check_seed)
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.discounted_cfr import DCFRSolver
+from spiel_ext.algorithms.exploration import (EXPLORATIONS, MAX_ETA,
+                                              AverageModel,
+                                              InformationBonus,
+                                              exploring_actions)
 from spiel_ext.algorithms.posterior import ConjugatePosterior
 from spiel_ext.engine import compile_game, load_game
 from spiel_ext.policy import to_tabular_policy
@@ -53,10 +66,6 @@ _ENVIRONMENT_GAME = "spiel_ext_unknown_env"
 
 # Bounds of the learners' numeric arguments (each checked at construction):
 #
-# eta (VCFR, VFSP): the bonus eta IG(z) is added to rewards of size 1; an
-#   information gain is at most a few nats, so with eta <= 1e100 the
-#   modelled utilities and 10^18 iterations of regrets stay below 1e120.
-MAX_ETA = 1e100
 # epsilon (outcome sampling): a regret increment is divided by the product
 #   of the probabilities of the player's sampled actions. Each is at least
 #   epsilon / |A|, so with epsilon >= 1e-6 and |A| <= 10 the increment grows
@@ -152,7 +161,10 @@ class EpisodeLearner:
     self._attach_environment()
     self._environment.episodes = episodes
     if solver_class is not None:
-      self._solver = solver_class(self.rules)
+      # Checkpoints from before the option ran alternating updates.
+      options = self.__dict__.setdefault("_solver_options",
+                                         {"alternating_updates": True})
+      self._solver = solver_class(self.rules, **options)
       self._solver.load_state_dict(solver_state)
     if counts is not None:
       self.posterior = ConjugatePosterior(self.rules)
@@ -192,11 +204,15 @@ class EpisodeLearner:
 
 
 class ModelBasedLearner(EpisodeLearner):
-  """Shared loop: observe, model, one regret-minimisation iteration, play.
+  """Shared loop: a model game, one regret-minimisation iteration on it,
+  the episodes, and the posterior update.
 
   Args:
     game: the true game (see :class:`EpisodeLearner`).
     base: "cfr" (default) or "dcfr" (DCFR's defaults 1.5, 0, 2).
+    alternating_updates: update the players in turn (OpenSpiel's CFR) or
+      both on the same profile (False, the default: the authors' code,
+      which updates both players' regrets before either strategy).
     seed: an int in 0..2**63 - 1 (default 0): posterior draws and episodes.
 
   Attributes:
@@ -206,27 +222,34 @@ class ModelBasedLearner(EpisodeLearner):
   episodes_per_iteration = 2
 
   def __init__(self, game: pyspiel.Game | str, *, base: str = "cfr",
-               seed: int = 0):
+               alternating_updates: bool = False, seed: int = 0):
     check_choice("base", base, BASES)
+    alternating_updates = check_bool("alternating_updates",
+                                     alternating_updates)
     super().__init__(game, seed=seed)
     self.posterior = ConjugatePosterior(self.rules)
+    self._solver_options = {"alternating_updates": alternating_updates}
     solver_class = CFRSolver if base == "cfr" else DCFRSolver
-    self._solver = solver_class(self.rules)
+    self._solver = solver_class(self.rules, **self._solver_options)
 
-  def _model(self) -> tuple[np.ndarray, np.ndarray]:
+  def _draw(self) -> tuple[np.ndarray, np.ndarray]:
+    """(chance_prob, utility) of a posterior draw (fresh arrays)."""
+    return self.posterior.sample_game(self._rng)
+
+  def _cfr_model(self) -> tuple[np.ndarray, np.ndarray]:
+    """The game of this iteration's CFR update."""
     raise NotImplementedError
 
-  def _interaction(self, average: np.ndarray) -> list[np.ndarray]:
+  def _episode_strategies(self) -> list[np.ndarray]:
     """The joint strategies of this iteration's episodes."""
-    return [average] * self.episodes_per_iteration
+    raise NotImplementedError
 
   def evaluate_and_update_policy(self) -> None:
     """One iteration: a model game, one CFR iteration on it, the episodes,
     and the posterior update."""
-    self._solver.set_model(*self._model())
+    self._solver.set_model(*self._cfr_model())
     self._solver.evaluate_and_update_policy()
-    average = self._solver.average_strategy()
-    for strategy in self._interaction(average):
+    for strategy in self._episode_strategies():
       episode = self._environment.play_episode(strategy, self._rng)
       self.posterior.observe(episode.histories, episode.reward)
       self._observed(episode)
@@ -235,103 +258,273 @@ class ModelBasedLearner(EpisodeLearner):
   def _observed(self, episode) -> None:
     """What a subclass also learns from an episode (default: nothing)."""
 
+  def _played(self, play: str) -> list[np.ndarray]:
+    strategy = (self._solver.average_strategy() if play == "average" else
+                self._solver.current_strategy())
+    return [strategy] * self.episodes_per_iteration
+
   def average_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the regret minimiser's average."""
     return self._solver.average_strategy()
 
 
-class NaiveCFRLearner(ModelBasedLearner):
-  """CFR (or DCFR) on the posterior-mean game; plays its average."""
+MODELS = ("draw", "mean")
+PLAYS = ("average", "current")
 
-  def _model(self):
-    return self.posterior.mean_game()
+
+class NaiveCFRLearner(ModelBasedLearner):
+  """Naive-CFR / Naive-DCFR of Qiu et al.: CFR (or DCFR) on a model game
+  without any bonus, both episodes played with one of its strategies.
+
+  Args:
+    model: "draw" (default; a posterior draw each iteration, as the
+      authors' ``cfrpsrl.py`` type "ordinary") or "mean" (the posterior
+      mean).
+    play: "average" (default; the paper's text: "the average strategy
+      calculated is used as exploration policy") or "current" (the
+      authors' ``cfrpsrl.py`` type "ordinary" plays CFR's current
+      strategy).
+    Other arguments as :class:`ModelBasedLearner`.
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, model: str = "draw",
+               play: str = "average", **kwargs):
+    self.model = check_choice("model", model, MODELS)
+    self.play = check_choice("play", play, PLAYS)
+    super().__init__(game, **kwargs)
+
+  def _cfr_model(self):
+    return self._draw() if self.model == "draw" else (
+        self.posterior.mean_game())
+
+  def _episode_strategies(self):
+    return self._played(self.play)
 
 
 class RandomLearner(NaiveCFRLearner):
-  """The Random baseline: both episodes play uniformly at random; what it
-  outputs is Naive-CFR's average on the posterior those episodes build."""
+  """The Random baseline: both episodes play uniformly at random (the
+  authors' type "random"); what it outputs is Naive-CFR's average on the
+  posterior those episodes build."""
 
-  def _interaction(self, average):
+  def _episode_strategies(self):
     return [self.rules.uniform_policy()] * self.episodes_per_iteration
 
 
 class PSRLCFRLearner(ModelBasedLearner):
-  """Posterior sampling (Zhou, Li, Zhu 2020): CFR on a posterior draw,
-  episodes with each player's best response under a second draw."""
+  """Posterior sampling (Zhou, Li, Zhu 2020; github DongdongBai/submit,
+  ``cfrpsrl.py``): CFR on a posterior draw; a second draw gives each
+  player's exploring strategy against the other's average
+  (:func:`~spiel_ext.algorithms.exploration.exploring_actions`), and the
+  two episodes are (player 0 explores, player 1 plays) and (player 0
+  plays, player 1 explores).
 
-  def _bonus(self) -> np.ndarray | None:
-    """[terminals]: what this iteration adds to both players' modelled
-    utilities (nothing for PSRLCFR)."""
-    return None
+  Args:
+    exploration: "default" (the authors' type "default": V_draw - V_avg,
+      paired with the other's current strategy), "br_dirc" (the authors'
+      type "br_dirc", ``experiment_br.py:86``'s default: a best response in
+      the second draw, paired with the other's current strategy) or
+      "best_response" (ours: the same best response, paired with the
+      other's average, as in the paper's description).
+    Other arguments as :class:`ModelBasedLearner`.
+  """
 
-  def _model(self):
-    self._terminal_bonus = self._bonus()
-    return self.posterior.sample_game(self._rng, self._terminal_bonus)
+  def __init__(self, game: pyspiel.Game | str, *,
+               exploration: str = "default", **kwargs):
+    self.exploration = check_choice("exploration", exploration, EXPLORATIONS)
+    super().__init__(game, **kwargs)
+    self._average_model = (AverageModel(self.rules)
+                           if exploration == "default" else None)
 
-  def _exploration_model(self):
-    return self.posterior.sample_game(self._rng, self._terminal_bonus)
+  def _cfr_model(self):
+    chance_prob, utility = self._draw()
+    if self._average_model is not None:
+      self._average_model.add(self.rules, chance_prob, utility)
+    return chance_prob, self._shape_cfr_draw(utility)
 
-  def _interaction(self, average):
-    chance_prob, utility = self.rules.check_model(*self._exploration_model())
+  def _shape_cfr_draw(self, utility: np.ndarray) -> np.ndarray:
+    return utility
+
+  def _shape_exploration_draw(self, utility: np.ndarray) -> np.ndarray:
+    return utility
+
+  def _episode_strategies(self):
+    chance_prob, utility = self._draw()
+    draw = self.rules.check_model(chance_prob,
+                                  self._shape_exploration_draw(utility))
+    average = self._solver.average_strategy()
+    exploring = exploring_actions(
+        self.rules, self.exploration, average, draw,
+        self._average_model.game() if self._average_model else None)
+    if self.exploration == "best_response":
+      return exploring
+    current = self._solver.current_strategy()
     strategies = []
-    for player in (0, 1):
-      _, best, _ = self.rules.best_response(
-          average, player, chance_prob=chance_prob, utility=utility)
-      strategy = average.copy()
+    for player, strategy in zip((0, 1), exploring):
       rows = self.rules.player_rows[player]
-      chosen = best[rows]
-      strategy[rows] = 0.0
-      strategy[np.arange(rows.start, rows.stop), chosen] = 1.0
-      strategies.append(strategy)
+      paired = current.copy()
+      paired[rows] = strategy[rows]
+      strategies.append(paired)
     return strategies
 
 
-INFORMATION_MODELS = ("conjugate", "bnn")
+DESIGNS = ("cfr_draw", "exploration_draw", "both_draws")
 
 
 class VCFRLearner(PSRLCFRLearner):
-  """PSRLCFR with the information-gain bonus eta * IG(z) on both players'
-  modelled rewards (the modelled game is then not zero-sum).
+  """VCFR (Qiu et al.): posterior-sampling CFR with the information bonus
+  r' = r + eta KL(z) (:class:`~spiel_ext.algorithms.exploration.
+  InformationBonus`), in one of three designs:
+
+  - "cfr_draw" (default): the paper's Algorithm 1 and the authors'
+    ``kl_cfr.py:97`` / ``vime_discount.py:100`` (type "ordinary"): the
+    bonus on the CFR draw, both episodes play the average strategy
+    (``kl_cfr.py:258``); no exploration draw.
+  - "exploration_draw": the authors' ``vime_cfr.py`` (type "default"):
+    CFR on the clean draw (``vime_cfr.py:97`` is commented out), the bonus
+    on the second draw only, which explores as PSRLCFR's "default"
+    (``vime_cfr.py:235-246``).
+  - "both_draws": ours before we read the authors' code: the bonus on both
+    draws, exploring with ``exploration`` (default "best_response").
 
   Args:
-    eta: the bonus weight, in [0, 1e100] (default 0.005, the
-      paper's; its scale depends on the model).
-    information: where IG comes from: "conjugate" (default; the exact
-      expected KL of the Beta posteriors, updated every iteration) or "bnn"
-      (the paper's Bayesian neural network, :mod:`spiel_ext.algorithms.bnn`,
-      needs the ``bnn`` extra: trained one minibatch step per iteration on
-      the observed outcomes, its VIME information gain recomputed every
-      ``kl_every`` iterations).
+    design: "cfr_draw", "exploration_draw" or "both_draws".
+    eta: the bonus weight in [0, 1e100] (default 0.005, the paper's text;
+      the authors' code uses 0.01).
+    players: "zero_sum" (default, the authors') or "both".
+    normalisation: "median" (default, the authors') or "none".
+    information: "conjugate" (default; exact), "bnn" (our network) or
+      "bnn_sampled" (the authors' KL; both need the ``bnn`` extra).
     kl_every: an int in 1..2**63 - 1 (default 10), for information="bnn".
+    exploration: for the designs that explore (default: "default" for
+      "exploration_draw", "best_response" for "both_draws"); must be None
+      for "cfr_draw".
+    Other arguments as :class:`ModelBasedLearner`.
   """
 
-  def __init__(self, game, *, eta: float = 0.005,
+  def __init__(self, game: pyspiel.Game | str, *, design: str = "cfr_draw",
+               eta: float = 0.005, players: str = "zero_sum",
+               normalisation: str = "median",
                information: str = "conjugate", kl_every: int = 10,
-               base: str = "cfr", seed: int = 0):
-    self.eta = check_real("eta", eta, 0.0, MAX_ETA)
-    self.information = check_choice("information", information,
-                                    INFORMATION_MODELS)
-    self.kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
-    super().__init__(game, base=base, seed=seed)
-    self._gain = None
-    if information == "bnn":
-      from spiel_ext.algorithms.bnn import BNNRewardModel  # pylint: disable=g-import-not-at-top
-      self.reward_model = BNNRewardModel(self.rules, seed=seed)
+               exploration: str | None = None, base: str = "cfr",
+               alternating_updates: bool = False, seed: int = 0):
+    self.design = check_choice("design", design, DESIGNS)
+    if design == "cfr_draw" and exploration is not None:
+      raise ValueError(f"exploration must be None for design='cfr_draw' "
+                       f"(both episodes play the average strategy); got "
+                       f"{exploration!r}.")
+    if exploration is None:
+      exploration = {"exploration_draw": "default"}.get(design,
+                                                        "best_response")
+    kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
+    super().__init__(game, exploration=exploration, base=base,
+                     alternating_updates=alternating_updates, seed=seed)
+    if design == "cfr_draw":
+      self._average_model = None
+    self.bonus = InformationBonus(
+        self.rules, eta=eta, players=players, normalisation=normalisation,
+        information=information, kl_every=kl_every, seed=seed)
 
   def _observed(self, episode) -> None:
-    if self.information == "bnn":
-      self.reward_model.observe(episode.histories, episode.reward)
+    self.bonus.observe(episode)
 
-  def _information_gain(self) -> np.ndarray:
-    if self.information == "conjugate":
-      return self.posterior.information_gain()
-    self.reward_model.train(1)
-    if self._gain is None or self._iteration % self.kl_every == 0:
-      self._gain = self.reward_model.information_gain()
-    return self._gain
+  def _shape_cfr_draw(self, utility):
+    if self.design == "exploration_draw":
+      return utility
+    return self.bonus.apply(self.posterior, utility)
 
-  def _bonus(self) -> np.ndarray:
-    return self.eta * self._information_gain()[self.rules.terminals]
+  def _shape_exploration_draw(self, utility):
+    if self.design == "cfr_draw":
+      return utility
+    return self.bonus.apply(self.posterior, utility)
+
+  def _episode_strategies(self):
+    if self.design == "cfr_draw":
+      return self._played("average")
+    return super()._episode_strategies()
+
+
+class PosteriorFSPLearner(EpisodeLearner):
+  """Fictitious play with exact best responses on a posterior draw: the
+  authors' FSP (github DongdongBai/submit, ``ficplay.py``; their logged
+  FSP curve, ``results/leduc_3_4_10_ficplay_default.npz``, is this one).
+
+  Each iteration draws one game from the conjugate posterior; each player
+  best-responds there to the other's average; both episodes play that
+  best-response profile; the average adds each best response weighted by
+  its own reach (extensive-form fictitious play with step 1/t; the
+  uniform start counts as one iteration, as theirs).
+
+  Args:
+    game: the true game (see :class:`EpisodeLearner`).
+    seed: an int in 0..2**63 - 1 (default 0).
+
+  Attributes:
+    posterior: the conjugate model.
+    cumulative_policy: [infosets, actions], the average's numerator.
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, seed: int = 0):
+    super().__init__(game, seed=seed)
+    self.posterior = ConjugatePosterior(self.rules)
+    self.cumulative_policy = self.rules.uniform_policy().copy()
+
+  def _shape(self, utility: np.ndarray) -> np.ndarray:
+    return utility
+
+  def _observed(self, episode) -> None:
+    """What a subclass also learns from an episode (default: nothing)."""
+
+  def best_response_profile(self, chance_prob: np.ndarray,
+                            utility: np.ndarray) -> np.ndarray:
+    """[infosets, actions]: each player's pure best response, in the model
+    game (chance_prob, utility), to the other's average."""
+    average = self.average_strategy()
+    profile = np.zeros_like(average)
+    for player in (0, 1):
+      _, best, _ = self.rules.best_response(
+          average, player, chance_prob=chance_prob, utility=utility)
+      rows = self.rules.player_rows[player]
+      profile[np.arange(rows.start, rows.stop), best[rows]] = 1.0
+    return profile
+
+  def evaluate_and_update_policy(self) -> None:
+    chance_prob, utility = self.posterior.sample_game(self._rng)
+    model = self.rules.check_model(chance_prob, self._shape(utility))
+    profile = self.best_response_profile(*model)
+    for _ in range(2):
+      episode = self._environment.play_episode(profile, self._rng)
+      self.posterior.observe(episode.histories, episode.reward)
+      self._observed(episode)
+    own, _ = self.rules.infoset_reach(self.rules.reach(profile))
+    self.cumulative_policy += own[:, None] * profile
+    self._iteration += 1
+
+
+class PosteriorVFSPLearner(PosteriorFSPLearner):
+  """The authors' VFSP (``vimeficplay.py:150``): :class:`PosteriorFSPLearner`
+  with the information bonus on its posterior draw.
+
+  Args:
+    eta, players, normalisation, information, kl_every: as
+      :class:`VCFRLearner`.
+    seed: an int in 0..2**63 - 1 (default 0).
+  """
+
+  def __init__(self, game: pyspiel.Game | str, *, eta: float = 0.005,
+               players: str = "zero_sum", normalisation: str = "median",
+               information: str = "conjugate", kl_every: int = 10,
+               seed: int = 0):
+    kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
+    super().__init__(game, seed=seed)
+    self.bonus = InformationBonus(
+        self.rules, eta=eta, players=players, normalisation=normalisation,
+        information=information, kl_every=kl_every, seed=seed)
+
+  def _shape(self, utility):
+    return self.bonus.apply(self.posterior, utility)
+
+  def _observed(self, episode) -> None:
+    self.bonus.observe(episode)
 
 
 class OutcomeSamplingLearner(EpisodeLearner):

@@ -279,51 +279,122 @@ GXFP_VARIANT_ALGORITHMS: dict[str, AlgorithmEntry] = {
 }
 
 
+# A noise-floor replicate runs the same learner with its seed shifted by
+# this much times ``replicate``: another learner seed on the same
+# environments (the environment's hidden parameters come from the game
+# string, not from this seed).
+REPLICATE_SEED_SHIFT = 1_000_003
+
+
 def build_learner(game: str, seed: int = 0, *, learner: str,
-                  **hyperparameters):
+                  replicate: int = 0, **hyperparameters):
   """``spiel_ext.algorithms.learners.<learner>(game, seed=seed, ...)``: a
-  learner of an unknown environment (``game`` is its true game)."""
+  learner of an unknown environment (``game`` is its true game);
+  ``replicate`` k > 0 shifts the learner's seed (a noise-floor run)."""
   from spiel_ext.algorithms import learners  # pylint: disable=g-import-not-at-top
+  seed = (seed + replicate * REPLICATE_SEED_SHIFT) % 2**63
   return getattr(learners, learner)(game, seed=seed, **hyperparameters)
 
 
 def _learner(learner: str, description: str,
              **hyperparameters) -> AlgorithmEntry:
+  needs_network = hyperparameters.get("information") in ("bnn",
+                                                         "bnn_sampled")
   return AlgorithmEntry(
       functools.partial(build_learner, learner=learner, **hyperparameters),
       tuple(sorted(hyperparameters.items())), description,
-      extra="bnn" if hyperparameters.get("information") == "bnn" else None)
+      extra="bnn" if needs_network else None)
 
 
+def _replicate(label: str, entry_learner: str, **hyperparameters):
+  return {f"{label} (replicate)": _learner(
+      entry_learner, f"{label} with another learner seed on the same "
+      f"environments: the noise floor of a paired comparison", replicate=1,
+      **hyperparameters)}
+
+
+# The VCFR paper's learners (Qiu, Wang, Ma, Wen, Zhang 2023) as the paper's
+# Algorithm 1 and the authors' code run them; labels with a parenthesis are
+# the other readings, our variants and noise-floor replicates.
 LEARNER_ALGORITHMS = {
-    "VCFR": _learner("VCFRLearner", "PSRLCFR's loop with the conjugate "
-                     "information-gain bonus, eta = 0.005", eta=0.005),
+    "VCFR": _learner("VCFRLearner", "the paper's Algorithm 1: the "
+                     "information bonus (zero-sum, median-normalised, eta "
+                     "= 0.005) on the CFR draw, episodes with the average "
+                     "strategy; conjugate information gain"),
+    "VCFR (eta=0.01)": _learner("VCFRLearner", "VCFR with the authors' "
+                                "code's eta = 0.01", eta=0.01),
+    "VCFR (exploration draw)": _learner(
+        "VCFRLearner", "the authors' vime_cfr.py design: the bonus on the "
+        "exploration draw only, PSRLCFR's default exploration",
+        design="exploration_draw"),
+    "VCFR (ours: both draws)": _learner(
+        "VCFRLearner", "our earlier design: the raw bonus for both players "
+        "on both draws, best-response exploration paired with the average",
+        design="both_draws", players="both", normalisation="none"),
+    "VCFR (both players)": _learner(
+        "VCFRLearner", "VCFR with the bonus added to both players' rewards "
+        "(the text's r' = r + eta KL) instead of the zero-sum shift",
+        players="both"),
+    "VCFR (eta=0.5)": _learner("VCFRLearner", "VCFR with a bonus 100 times "
+                               "the paper's", eta=0.5),
+    "VCFR-BNN": _learner("VCFRLearner", "VCFR with our Bayesian neural "
+                         "network (VIME's expected gain, trained on observed "
+                         "outcomes) as the information model",
+                         information="bnn"),
+    "VCFR-BNN (authors' KL)": _learner(
+        "VCFRLearner", "VCFR with the authors' network KL: VIME's "
+        "second-order term at the posterior-drawn reward, network trained "
+        "on the drawn rewards (hidden 64, lr 0.01, batch 1000), eta = 0.01",
+        information="bnn_sampled", eta=0.01),
     "PSRLCFR": _learner("PSRLCFRLearner", "posterior sampling (Zhou, Li, "
-                        "Zhu 2020)"),
-    "FSP": _learner("FSPLearner", "fictitious self-play, tabular fitted-Q"),
+                        "Zhu 2020) with the authors' default exploration "
+                        "(V_draw - V_avg)"),
+    "PSRLCFR (br_dirc)": _learner(
+        "PSRLCFRLearner", "PSRLCFR with the authors' br_dirc exploration "
+        "(best response in the second draw, paired with the current "
+        "strategy)", exploration="br_dirc"),
+    "PSRLCFR (ours)": _learner(
+        "PSRLCFRLearner", "PSRLCFR as we first read the paper: best "
+        "response in the second draw, paired with the other's average",
+        exploration="best_response"),
+    "FSP": _learner("PosteriorFSPLearner", "the authors' FSP (ficplay.py): "
+                    "fictitious play with exact best responses on a "
+                    "posterior draw"),
+    "FSP (fitted-Q)": _learner("FSPLearner", "the paper's text's FSP: "
+                               "fictitious self-play with tabular fitted-Q "
+                               "best responses"),
     "MCCFR-OS": _learner("OutcomeSamplingLearner", "outcome-sampling MCCFR "
                          "on real episodes, epsilon = 0.1", epsilon=0.1),
-    "Naive-CFR": _learner("NaiveCFRLearner", "CFR on the posterior mean"),
-    "Random": _learner("RandomLearner", "uniform episodes, Naive-CFR's "
-                       "average"),
-    "VDCFR": _learner("VCFRLearner", "VCFR on DCFR", eta=0.005, base="dcfr"),
-    "Naive-DCFR": _learner("NaiveCFRLearner", "DCFR on the posterior mean",
-                           base="dcfr"),
-    "PSRL-DCFR": _learner("PSRLCFRLearner", "VDCFR without the bonus: "
-                          "posterior sampling and best-response exploration "
-                          "on DCFR", base="dcfr"),
-    "VFSP": _learner("VFSPLearner", "FSP with the information-gain bonus, "
-                     "eta = 0.005", eta=0.005),
-    # The eta sweep: the conjugate model's information gain is small, so
-    # the paper's eta (tuned for its neural model) barely moves PSRLCFR.
-    **{f"VCFR (eta={eta:g})": _learner(
-        "VCFRLearner", f"VCFR with eta = {eta:g}", eta=eta)
-       for eta in (0.05, 0.5, 5.0)},
-    # The paper's neural information model; needs the bnn extra (PyTorch).
-    **{f"VCFR-BNN (eta={eta:g})": _learner(
-        "VCFRLearner", f"VCFR with the paper's Bayesian neural network as "
-        f"the information model, eta = {eta:g}", eta=eta, information="bnn")
-       for eta in (0.005, 0.5, 5.0)},
+    "Naive-CFR": _learner("NaiveCFRLearner", "CFR on a posterior draw, "
+                          "episodes with its average (the paper's text; "
+                          "VCFR without the bonus)"),
+    "Naive-CFR (current)": _learner(
+        "NaiveCFRLearner", "CFR on a posterior draw, episodes with its "
+        "current strategy (the authors' cfrpsrl.py type ordinary)",
+        play="current"),
+    "Naive-CFR (posterior mean)": _learner(
+        "NaiveCFRLearner", "CFR on the posterior mean, episodes with its "
+        "average (our earlier reading)", model="mean"),
+    "Random": _learner("RandomLearner", "uniform episodes, CFR on a "
+                       "posterior draw"),
+    "VDCFR": _learner("VCFRLearner", "VCFR on DCFR (1.5, 0, 2)",
+                      base="dcfr"),
+    "Naive-DCFR": _learner("NaiveCFRLearner", "DCFR on a posterior draw, "
+                           "episodes with its average (VDCFR without the "
+                           "bonus)", base="dcfr"),
+    "Naive-DCFR (current)": _learner(
+        "NaiveCFRLearner", "DCFR on a posterior draw, episodes with its "
+        "current strategy", base="dcfr", play="current"),
+    "VFSP": _learner("PosteriorVFSPLearner", "the authors' VFSP "
+                     "(vimeficplay.py): FSP with the information bonus on "
+                     "its posterior draw"),
+    "VFSP (fitted-Q)": _learner("VFSPLearner", "the paper's text's VFSP: "
+                                "fitted-Q FSP with the information-gain "
+                                "bonus, eta = 0.005", eta=0.005),
+    **_replicate("VCFR", "VCFRLearner"),
+    **_replicate("VDCFR", "VCFRLearner", base="dcfr"),
+    **_replicate("VFSP", "PosteriorVFSPLearner"),
+    **_replicate("PSRLCFR", "PSRLCFRLearner"),
 }
 
 ALGORITHMS: dict[str, AlgorithmEntry] = {

@@ -38,12 +38,19 @@ from spiel_ext.results.report import Claim
 from spiel_ext.results.tables import write_table
 
 _PAPER = "VCFR (Qiu et al. 2023)"
-_MAIN = ("VCFR", "PSRLCFR", "FSP", "MCCFR-OS", "Naive-CFR", "Random")
-_ABLATIONS = ("VDCFR", "Naive-DCFR", "PSRL-DCFR", "VFSP", "FSP")
-_ETAS = (0.005, 0.5, 5.0)
-_INFORMATION = ("PSRLCFR", "VCFR", "VCFR (eta=0.05)", "VCFR (eta=0.5)",
-                "VCFR (eta=5)") + tuple(f"VCFR-BNN (eta={eta:g})"
-                                        for eta in _ETAS)
+_MAIN = ("VCFR", "PSRLCFR", "FSP", "FSP (fitted-Q)", "MCCFR-OS", "Naive-CFR",
+         "Naive-CFR (current)", "Random", "VCFR (replicate)")
+_ABLATIONS = ("VDCFR", "Naive-DCFR", "Naive-DCFR (current)", "VFSP", "FSP",
+              "VFSP (fitted-Q)", "FSP (fitted-Q)", "VDCFR (replicate)",
+              "VFSP (replicate)")
+_NETWORKS = ("VCFR-BNN", "VCFR-BNN (authors' KL)")
+_INFORMATION = ("VCFR", "Naive-CFR", "VCFR (eta=0.01)",
+                "VCFR (exploration draw)", "PSRLCFR", "PSRLCFR (br_dirc)",
+                "VCFR (ours: both draws)", "PSRLCFR (ours)",
+                "Naive-CFR (posterior mean)", "VCFR (both players)",
+                "VCFR (eta=0.5)") + _NETWORKS + ("VCFR (replicate)",
+                                                 "PSRLCFR (replicate)")
+_NETWORK_ITERATIONS = 1_000
 _BASES = ("kuhn_poker()", "spiel_ext_bid_leduc(max_bid=4)",
           "spiel_ext_bid_leduc(max_bid=5)")
 
@@ -243,26 +250,30 @@ def ablation_claims(frame: pd.DataFrame, settings: Settings,
   del folder
   return _ranking_claims(frame, settings, "vcfr_ablations", [
       ("VDCFR", "Naive-DCFR", "The information gain helps DCFR (Fig. 5)"),
-      # Naive-DCFR differs from VDCFR in more than the bonus (no posterior
-      # draws, no exploration); this control differs only in the bonus.
-      ("VDCFR", "PSRL-DCFR", "The bonus itself helps DCFR: VDCFR vs the "
-       "same loop without it (ours)"),
-      ("VFSP", "FSP", "The information gain helps FSP (Fig. 6)")])
+      ("VDCFR", "Naive-DCFR (current)", "The information gain helps DCFR "
+       "(Fig. 5), against the authors' code's Naive"),
+      ("VFSP", "FSP", "The information gain helps FSP (Fig. 6)"),
+      ("VFSP (fitted-Q)", "FSP (fitted-Q)", "The information gain helps "
+       "FSP (Fig. 6), the text's fitted-Q FSP"),
+      ("VDCFR", "VDCFR (replicate)", "Noise floor: VDCFR vs itself with "
+       "another learner seed"),
+      ("VFSP", "VFSP (replicate)", "Noise floor: VFSP vs itself with "
+       "another learner seed")])
 
 
 def information_claims(frame: pd.DataFrame, settings: Settings,
                        folder: Path) -> list[Claim]:
   del folder
-  present = set(frame.algorithm)
   return _ranking_claims(frame, settings, "vcfr_information", [
-      (name, "PSRLCFR", f"The information gain helps CFR: {name} vs "
-       "PSRLCFR (no bonus)")
-      for name in _INFORMATION[1:] if name in present] + [
-          (f"VCFR-BNN (eta={eta:g})",
-           "VCFR" if eta == 0.005 else f"VCFR (eta={eta:g})",
-           f"The paper's neural model vs the exact conjugate model at eta "
-           f"= {eta:g}") for eta in _ETAS
-          if f"VCFR-BNN (eta={eta:g})" in present])
+      (better, worse, f"{better} vs {worse}") for better, worse in (
+          ("VCFR", "Naive-CFR"), ("VCFR (eta=0.01)", "Naive-CFR"),
+          ("VCFR (exploration draw)", "PSRLCFR"),
+          ("VCFR (ours: both draws)", "PSRLCFR (ours)"),
+          ("VCFR (both players)", "Naive-CFR"),
+          ("VCFR (eta=0.5)", "Naive-CFR"), ("VCFR-BNN", "Naive-CFR"),
+          ("VCFR-BNN (authors' KL)", "Naive-CFR"),
+          ("PSRLCFR (br_dirc)", "PSRLCFR"), ("VCFR", "PSRLCFR"),
+          ("VCFR", "VCFR (replicate)"), ("PSRLCFR", "PSRLCFR (replicate)"))])
 
 
 _QUICK_GAMES = environments(("kuhn_poker()",
@@ -298,20 +309,23 @@ VCFR_ABLATIONS = Experiment(
     cost="quick: about 1 minute; paper: 40 minutes with --workers=2",
     claims=ablation_claims)
 
-_SWEEP_GAMES = environments(("spiel_ext_bid_leduc(max_bid=4)",), range(3))
+_SWEEP_GAMES = environments(("spiel_ext_bid_leduc(max_bid=4)",), range(5))
 
 VCFR_INFORMATION = Experiment(
     name="vcfr_information",
-    description="The information model and its weight: eta swept (0.005 to "
-                "5) for the conjugate model and the paper's Bayesian neural "
-                "network (needs the bnn extra), against PSRLCFR",
+    description="The designs and the information model on unknown "
+                "Leduc(4): the paper's Algorithm 1 and the authors' other "
+                "design, each beside its no-bonus twin; the bonus's options; "
+                "our network and the authors' network KL (need the bnn "
+                "extra)",
     quick=Scale(iterations=150, seeds=1,
                 games=environments(("kuhn_poker()",), range(1)),
-                algorithms=_INFORMATION),
+                algorithms=tuple(name for name in _INFORMATION
+                                 if name not in _NETWORKS)),
     paper=Scale(iterations=20_000, seeds=1, games=_SWEEP_GAMES,
                 algorithms=_INFORMATION,
-                iteration_caps=tuple((f"VCFR-BNN (eta={eta:g})", 2_000)
-                                     for eta in _ETAS)),
+                iteration_caps=tuple((name, _NETWORK_ITERATIONS)
+                                     for name in _NETWORKS)),
     metrics=("nash_conv",),
     summarize=_summarize(_INFORMATION),
     cost="quick: about 1 minute; paper (Leduc(4), 3 environments, 20,000 "

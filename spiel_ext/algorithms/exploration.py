@@ -1,0 +1,253 @@
+"""Exploration for the unknown-environment learners: the information bonus
+and the exploring strategies.
+
+The information bonus of Qiu, Wang, Ma, Wen, Zhang, "Combining
+Counterfactual Regret Minimization with Information Gain to Solve Extensive
+Games with Unknown Environments", arXiv:2110.07892 (VCFR), eq. 10: a
+modelled game's terminal rewards become r' = r + eta * KL(z), with KL(z) an
+information gain at terminal z. :class:`InformationBonus` holds the options
+in which the paper's text and the authors' code (github chenqiu01/VCFR)
+differ:
+
+- ``players``: "zero_sum" (the authors' ``vime.py:128-130``): player 1's
+  reward is r + eta KL and player 0's is -(r + eta KL), a zero-sum shift
+  toward player 1; "both": eta KL added to both players' rewards (the
+  reading of the text's r' = r + eta KL for each player; the modelled game
+  is then not zero-sum).
+- ``normalisation``: "median" (``vime.py:104-109``): KL divided by the mean
+  of the last 10 per-iteration medians over terminals, so eta is in units
+  of a typical gain whatever the model; "none": raw KL (the text).
+- ``information``: where KL comes from: "conjugate", the exact expected KL
+  of the Beta posterior at z (:class:`~spiel_ext.algorithms.posterior.
+  ConjugatePosterior`); "bnn", our Bayesian neural network trained on the
+  observed outcomes, VIME's expected gain; "bnn_sampled", the authors' KL:
+  the network's VIME second-order term at this iteration's posterior-drawn
+  reward, the network then trained one pass on the drawn rewards
+  (``vime.py:62-69,170-195``; hidden 64, lr 0.01, batch 1000), with no
+  bonus and no training on the first call as theirs.
+
+The exploring strategies of posterior-sampling CFR (Zhou, Li, Zhu,
+"Posterior Sampling for Multi-Agent Reinforcement Learning: Solving
+Extensive Games with Imperfect Information", ICLR 2020; the authors' code,
+github DongdongBai/submit, ``cfrpsrl.py``) are pure strategies of player i
+against the other player's average strategy, computed by the engine's best
+response:
+
+- "br_dirc": a best response in a second posterior draw.
+- "default": the pure strategy maximising V_draw(s) - V_avg(s), its value
+  in the second draw minus its value in the average model (the
+  chance-reach-weighted average of all CFR draws so far,
+  :class:`AverageModel`): in sequence form both are linear in s, so this is
+  a best response to the terminal utility c_draw(z) u_draw(z) - c_avg(z)
+  u_avg(z), with c the chance reach, under the other player's reach.
+
+Two quirks of the authors' exploration pass are not copied (each changes
+which actions explore, not what exploration means): reach probabilities
+restart at 1 after each of the exploring player's own actions, and player
+1's pass reuses value buffers player 0's pass wrote.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from spiel_ext.algorithms.checks import check_choice, check_real
+from spiel_ext.engine import CHANCE, GameTree
+
+BONUS_PLAYERS = ("zero_sum", "both")
+NORMALISATIONS = ("median", "none")
+INFORMATION_MODELS = ("conjugate", "bnn", "bnn_sampled")
+# The authors' normalisation: the mean of the last 10 medians.
+MEDIAN_WINDOW = 10
+# eta: the bonus eta KL is added to rewards of size 1; an information gain
+#   is at most a few nats (normalised: at most the number of terminals
+#   times the median window), so with eta <= 1e100 the modelled utilities
+#   and 10^18 iterations of regrets stay below 1e130.
+MAX_ETA = 1e100
+
+
+class InformationBonus:
+  """r' = r + eta KL(z) on a modelled game's terminal utilities.
+
+  Args:
+    rules: the base game's compiled tree.
+    eta: the weight, in [0, 1e100].
+    players: "zero_sum" or "both" (see the module docstring).
+    normalisation: "median" or "none".
+    information: "conjugate", "bnn" or "bnn_sampled".
+    kl_every: for information="bnn": recompute the gain every this many
+      calls (in between, the last one).
+    seed: the network's seed (information "bnn" and "bnn_sampled").
+  """
+
+  def __init__(self, rules: GameTree, *, eta: float, players: str,
+               normalisation: str, information: str, kl_every: int = 10,
+               seed: int = 0):
+    self.eta = check_real("eta", eta, 0.0, MAX_ETA)
+    self.players = check_choice("players", players, BONUS_PLAYERS)
+    self.normalisation = check_choice("normalisation", normalisation,
+                                      NORMALISATIONS)
+    self.information = check_choice("information", information,
+                                    INFORMATION_MODELS)
+    self.kl_every = kl_every
+    self._terminals = rules.terminals
+    self._medians: collections.deque = collections.deque(
+        maxlen=MEDIAN_WINDOW)
+    self._calls = 0
+    self._gain: np.ndarray | None = None
+    self.reward_model = None
+    if information != "conjugate":
+      from spiel_ext.algorithms.bnn import BNNRewardModel  # pylint: disable=g-import-not-at-top
+      options = (dict(hidden=64, learning_rate=0.01, batch_size=1000)
+                 if information == "bnn_sampled" else {})
+      self.reward_model = BNNRewardModel(rules, seed=seed, **options)
+
+  def observe(self, episode) -> None:
+    """The network of information="bnn" learns from observed outcomes."""
+    if self.information == "bnn":
+      self.reward_model.observe(episode.histories, episode.reward)
+
+  def _raw_gain(self, posterior, utility: np.ndarray) -> np.ndarray | None:
+    """[terminals] KL before normalisation (None: no bonus this call)."""
+    if self.information == "conjugate":
+      return posterior.information_gain()[self._terminals]
+    if self.information == "bnn":
+      self.reward_model.train(1)
+      if self._gain is None or self._calls % self.kl_every == 0:
+        self._gain = self.reward_model.information_gain()[self._terminals]
+      return self._gain
+    targets = utility[self._terminals, 1].copy()  # Player 1's drawn reward.
+    if self._calls == 0:
+      return None
+    gain = self.reward_model.sampled_target_information_gain(targets)
+    self.reward_model.train_on_targets(targets)
+    return gain
+
+  def gain(self, posterior, utility: np.ndarray) -> np.ndarray | None:
+    """[terminals] the normalised gain KL(z) of this call (None on the
+    authors' network's first call)."""
+    raw = self._raw_gain(posterior, utility)
+    self._calls += 1
+    if raw is None:
+      return None
+    if self.normalisation == "none":
+      return raw
+    self._medians.append(float(np.median(raw)))
+    scale = float(np.mean(self._medians))
+    return raw / scale if scale > 0 else raw
+
+  def apply(self, posterior, utility: np.ndarray) -> np.ndarray:
+    """Adds the bonus to ``utility`` [histories, 2] in place (a modelled
+    game's, before its check) and returns it."""
+    gain = self.gain(posterior, utility)
+    if gain is None or self.eta == 0.0:
+      return utility
+    bonus = self.eta * gain
+    if self.players == "zero_sum":
+      utility[self._terminals, 1] += bonus
+      utility[self._terminals, 0] -= bonus
+    else:
+      utility[self._terminals] += bonus[:, None]
+    return utility
+
+  def __getstate__(self) -> dict:
+    return dict(self.__dict__, _medians=list(self._medians))
+
+  def __setstate__(self, state: dict) -> None:
+    state = dict(state)
+    state["_medians"] = collections.deque(state["_medians"],
+                                          maxlen=MEDIAN_WINDOW)
+    self.__dict__.update(state)
+
+
+def chance_reach(rules: GameTree, chance_prob: np.ndarray) -> np.ndarray:
+  """[histories] the product of the chance probabilities above each
+  history."""
+  return rules.reach(rules.uniform_policy(), chance_prob)[:, -1]
+
+
+class AverageModel:
+  """The chance-reach-weighted average of the CFR draws so far (the
+  authors' ``avgchance``, ``cfrpsrl.py``): with w_t(h) the chance reach of
+  h in draw t, the average chance probability of a chance child h.a is
+  sum_t w_t(h) p_t(h.a) / sum_t w_t(h) and the average utility at a
+  terminal z is sum_t w_t(z) u_t(z) / sum_t w_t(z). It holds arrays only
+  (the tree is passed in), so a learner's checkpoint pickles it."""
+
+  def __init__(self, rules: GameTree):
+    self._default_chance = rules.chance_prob.copy()
+    self._weight = np.zeros(rules.num_histories)
+    self._chance = np.zeros(rules.num_histories)
+    self._utility = np.zeros((rules.num_histories, 2))
+    parent = rules.parent
+    self._chance_children = np.flatnonzero(
+        (parent >= 0) & (rules.node_player[np.maximum(parent, 0)] ==
+                         CHANCE))
+    self._parents = parent[self._chance_children]
+
+  def add(self, rules: GameTree, chance_prob: np.ndarray,
+          utility: np.ndarray) -> None:
+    reach = chance_reach(rules, chance_prob)
+    self._weight += reach
+    children = self._chance_children
+    self._chance[children] += reach[self._parents] * chance_prob[children]
+    self._utility += reach[:, None] * utility
+
+  def game(self) -> tuple[np.ndarray, np.ndarray]:
+    """(chance_prob, utility) of the average (uniform where a chance node
+    was never reached: it has weight 0 only if never drawn reachable)."""
+    chance_prob = np.ones(len(self._weight))
+    children, parents = self._chance_children, self._parents
+    weight = self._weight[parents]
+    chance_prob[children] = np.where(
+        weight > 0, self._chance[children] / np.where(weight > 0, weight, 1),
+        self._default_chance[children])
+    terminal = self._weight > 0
+    utility = np.zeros_like(self._utility)
+    utility[terminal] = self._utility[terminal] / self._weight[terminal,
+                                                               None]
+    return chance_prob, utility
+
+
+EXPLORATIONS = ("default", "br_dirc", "best_response")
+
+
+def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
+                      draw: tuple[np.ndarray, np.ndarray],
+                      average_model: tuple[np.ndarray, np.ndarray] | None
+                      ) -> list[np.ndarray]:
+  """Each player's exploring pure strategy against the other's average:
+  a strategy [infosets, actions] equal to ``average`` except at the
+  player's own infosets, where it plays the chosen action.
+
+  Args:
+    rules: the base game's tree.
+    exploration: "default" (V_draw - V_avg) or "br_dirc"/"best_response"
+      (a best response in ``draw``).
+    average: the average strategy profile.
+    draw: (chance_prob, utility) of the second posterior draw, checked.
+    average_model: (chance_prob, utility) of :class:`AverageModel`, for
+      "default".
+  """
+  if exploration == "default":
+    reach = rules.reach(average, draw[0])
+    target = (reach[:, -1, None] * draw[1] -
+              chance_reach(rules, average_model[0])[:, None] *
+              average_model[1])
+  strategies = []
+  for player in (0, 1):
+    if exploration == "default":
+      _, best, _ = rules.best_response(
+          average, player, utility=target,
+          terminal_others=reach[rules.terminals, 1 - player])
+    else:
+      _, best, _ = rules.best_response(average, player, chance_prob=draw[0],
+                                       utility=draw[1])
+    strategy = average.copy()
+    rows = rules.player_rows[player]
+    strategy[rows] = 0.0
+    strategy[np.arange(rows.start, rows.stop), best[rows]] = 1.0
+    strategies.append(strategy)
+  return strategies
