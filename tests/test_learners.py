@@ -1,24 +1,33 @@
 """Unknown-environment learners and their conjugate model.
 
 References: scipy's special functions and numerical KL integrals, the
-hidden parameters of the environment (read by the test only), and CFR on
-the true game.
+hidden parameters of the environment (read by the test only), CFR on the
+true game, learners that must coincide by construction (iterate for
+iterate), and best responses found by enumerating every pure strategy
+(``_enumeration``: a plain recursive walk, not the engine's passes).
 """
 
 from __future__ import annotations
+
+import functools
+import re
 
 import numpy as np
 import pyspiel
 import pytest
 
 import spiel_ext  # pylint: disable=unused-import
+from _enumeration import (combined, expected_utility, player_rows,
+                          pure_strategy_values)
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
 from spiel_ext.algorithms.learners import (FSPLearner, NaiveCFRLearner,
                                            OutcomeSamplingLearner,
-                                           VFSPLearner,
+                                           PosteriorFSPLearner,
+                                           PosteriorVFSPLearner,
                                            PSRLCFRLearner, RandomLearner,
-                                           VCFRLearner, environment_of)
+                                           VCFRLearner, VFSPLearner,
+                                           environment_of)
 from spiel_ext.algorithms.posterior import (ConjugatePosterior,
                                             beta_kl_after_one, digamma,
                                             dirichlet_kl_after_one)
@@ -28,6 +37,36 @@ from spiel_ext.games.unknown_env import true_game_string
 special = pytest.importorskip("scipy.special")
 integrate = pytest.importorskip("scipy.integrate")
 stats = pytest.importorskip("scipy.stats")
+
+# The model-based learners in each of their options (a callable like the
+# class: learner(game, seed=...)).
+MODEL_BASED_LEARNERS = [
+    pytest.param(NaiveCFRLearner, id="Naive-CFR"),
+    pytest.param(functools.partial(NaiveCFRLearner, play="current"),
+                 id="Naive-CFR-current"),
+    pytest.param(functools.partial(NaiveCFRLearner, model="mean"),
+                 id="Naive-CFR-mean"),
+    pytest.param(RandomLearner, id="Random"),
+    pytest.param(PSRLCFRLearner, id="PSRLCFR-default"),
+    pytest.param(functools.partial(PSRLCFRLearner, exploration="br_dirc"),
+                 id="PSRLCFR-br_dirc"),
+    pytest.param(functools.partial(PSRLCFRLearner,
+                                   exploration="best_response"),
+                 id="PSRLCFR-best_response"),
+    pytest.param(VCFRLearner, id="VCFR-cfr_draw"),
+    pytest.param(functools.partial(VCFRLearner, design="exploration_draw"),
+                 id="VCFR-exploration_draw"),
+    pytest.param(functools.partial(VCFRLearner, design="both_draws",
+                                   players="both", normalisation="none"),
+                 id="VCFR-both_draws"),
+    pytest.param(PosteriorFSPLearner, id="PosteriorFSP"),
+    pytest.param(PosteriorVFSPLearner, id="PosteriorVFSP"),
+]
+MODEL_FREE_LEARNERS = [
+    pytest.param(OutcomeSamplingLearner, id="MCCFR-OS"),
+    pytest.param(FSPLearner, id="FSP-fitted-Q"),
+    pytest.param(VFSPLearner, id="VFSP-fitted-Q"),
+]
 
 
 def test_digamma_matches_scipy():
@@ -114,8 +153,7 @@ def test_a_terminal_bonus_is_added_to_both_players_only_at_terminals():
     posterior.mean_game(bonus[:-1])
 
 
-@pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
-                                     VCFRLearner, RandomLearner])
+@pytest.mark.parametrize("learner", MODEL_BASED_LEARNERS)
 def test_learners_count_episodes_and_improve(learner):
   game = true_game_string("kuhn_poker", 2)
   agent = learner(game, seed=0)
@@ -126,11 +164,15 @@ def test_learners_count_episodes_and_improve(learner):
   assert se.nash_conv(game, agent.average_policy()) < start / 2
 
 
-def test_naive_cfr_with_many_episodes_approaches_cfr_on_the_true_game():
-  """The gap between Naive-CFR's NashConv on the true game and CFR's (run on
-  the true game itself) shrinks as episodes accumulate."""
+def test_cfr_on_draws_from_uniform_episodes_approaches_cfr_on_the_true_game():
+  """The gap between the Random learner's NashConv on the true game (CFR on
+  posterior draws, uniform episodes) and CFR's (run on the true game
+  itself) shrinks as episodes accumulate: uniform episodes reach every
+  terminal, so the draws concentrate on the true game. (Naive-CFR, which
+  plays its own average, has no such guarantee: with this seed its gap is
+  still 0.10 after 10,000 iterations.)"""
   game = true_game_string("kuhn_poker", 5)
-  agent = NaiveCFRLearner(game, seed=1)
+  agent = RandomLearner(game, seed=1)
   reference = CFRSolver(game)
   gaps = []
   for iteration in range(1, 10_001):
@@ -171,10 +213,8 @@ def test_information_gain_updated_in_place_equals_a_fresh_computation():
                                 fresh.information_gain())
 
 
-@pytest.mark.parametrize("learner", [NaiveCFRLearner, PSRLCFRLearner,
-                                     VCFRLearner, RandomLearner,
-                                     OutcomeSamplingLearner, FSPLearner,
-                                     VFSPLearner])
+@pytest.mark.parametrize("learner",
+                         MODEL_BASED_LEARNERS + MODEL_FREE_LEARNERS)
 def test_learners_see_the_hidden_parameters_only_through_episodes(learner):
   """Swapping the environment's hidden episode sampler for another
   instance's after construction gives exactly the other instance's
@@ -205,8 +245,10 @@ def test_model_free_learners_converge_on_unknown_kuhn(learner):
     learner(game, epsilon=-1.0)
 
 
-@pytest.mark.parametrize("learner", [VCFRLearner, OutcomeSamplingLearner,
-                                     VFSPLearner])
+@pytest.mark.parametrize("learner", MODEL_BASED_LEARNERS + [
+    pytest.param(functools.partial(VCFRLearner, base="dcfr"), id="VDCFR"),
+    pytest.param(OutcomeSamplingLearner, id="MCCFR-OS"),
+    pytest.param(VFSPLearner, id="VFSP-fitted-Q")])
 def test_a_pickled_learner_continues_exactly(learner):
   """Checkpoints: a learner pickled mid-run and restored continues with the
   same episodes and strategies as one never interrupted."""
@@ -225,6 +267,309 @@ def test_a_pickled_learner_continues_exactly(learner):
                                 straight.average_strategy())
 
 
+@pytest.mark.parametrize("learner", [
+    pytest.param(functools.partial(VCFRLearner, information="bnn", kl_every=4),
+                 id="VCFR-BNN"),
+    pytest.param(functools.partial(VCFRLearner, information="bnn_sampled",
+                                   eta=0.01), id="VCFR-BNN-authors-KL"),
+    pytest.param(functools.partial(PosteriorVFSPLearner,
+                                   information="bnn_sampled", eta=0.01),
+                 id="VFSP-BNN-authors-KL"),
+])
+def test_network_bonus_learners_run_and_a_pickled_one_continues_exactly(
+    learner):
+  """The information bonus of a Bayesian network (ours, and the authors'
+  KL at the drawn reward, which skips its first call): a few iterations
+  run, and a learner pickled mid-run continues as one never interrupted."""
+  pytest.importorskip("torch")
+  import pickle  # pylint: disable=g-import-not-at-top
+  game = true_game_string("kuhn_poker", 3)
+  straight, interrupted = learner(game, seed=2), learner(game, seed=2)
+  for _ in range(4):
+    straight.evaluate_and_update_policy()
+    interrupted.evaluate_and_update_policy()
+  restored = pickle.loads(pickle.dumps(interrupted))
+  for _ in range(4):
+    straight.evaluate_and_update_policy()
+    restored.evaluate_and_update_policy()
+  assert restored.episodes == straight.episodes == 16
+  np.testing.assert_array_equal(restored.average_strategy(),
+                                straight.average_strategy())
+  assert list(restored.bonus._medians) == list(straight.bonus._medians)  # pylint: disable=protected-access
+  assert len(straight.bonus._medians) >= 7  # pylint: disable=protected-access
+
+
+def _same_posterior(first, second) -> None:
+  counts, other = first.posterior.counts(), second.posterior.counts()
+  assert counts["observations"] == other["observations"]
+  for name in ("chance_counts", "wins", "losses"):
+    np.testing.assert_array_equal(counts[name], other[name])
+
+
+@pytest.mark.parametrize("base", ["cfr", "dcfr"])
+@pytest.mark.parametrize("vcfr_options,reference", [
+    # The paper's Algorithm 1 without its bonus is Naive-CFR on a draw,
+    # episodes with the average.
+    ({"design": "cfr_draw"}, functools.partial(NaiveCFRLearner,
+                                               model="draw",
+                                               play="average")),
+    # The authors' exploration-draw design without its bonus is PSRLCFR
+    # with their default exploration; ours on both draws is PSRLCFR with
+    # best responses paired with the average.
+    ({"design": "exploration_draw"}, PSRLCFRLearner),
+    ({"design": "both_draws"},
+     functools.partial(PSRLCFRLearner, exploration="best_response")),
+], ids=["cfr_draw", "exploration_draw", "both_draws"])
+def test_vcfr_with_eta_zero_is_its_learner_without_the_bonus(
+    vcfr_options, reference, base):
+  """eta = 0: the same learner as the one without a bonus, with the same
+  seed, iterate for iterate (average strategies and posterior counts after
+  every iteration)."""
+  game = true_game_string("spiel_ext_bid_leduc(max_bid=1)", 2)
+  vcfr = VCFRLearner(game, eta=0.0, base=base, seed=5, **vcfr_options)
+  plain = reference(game, base=base, seed=5)
+  for _ in range(40):
+    vcfr.evaluate_and_update_policy()
+    plain.evaluate_and_update_policy()
+    np.testing.assert_array_equal(vcfr.average_strategy(),
+                                  plain.average_strategy())
+    _same_posterior(vcfr, plain)
+  assert vcfr.episodes == plain.episodes == 80
+  # The bonus matters once eta > 0 (the comparison can tell them apart):
+  # other episodes.
+  with_bonus = VCFRLearner(game, eta=5.0, base=base, seed=5, **vcfr_options)
+  for _ in range(40):
+    with_bonus.evaluate_and_update_policy()
+  assert not np.array_equal(with_bonus.posterior.counts()["chance_counts"],
+                            plain.posterior.counts()["chance_counts"])
+
+
+@pytest.mark.parametrize("play", ["average", "current"])
+def test_naive_cfr_on_a_draw_and_on_the_mean_differ_only_in_the_model(
+    monkeypatch, play):
+  """A Naive-CFR whose posterior draws are replaced by the posterior mean
+  is the Naive-CFR on the mean, iterate for iterate."""
+  game = true_game_string("spiel_ext_bid_leduc(max_bid=1)", 4)
+  on_draw = NaiveCFRLearner(game, model="draw", play=play, seed=3)
+  on_mean = NaiveCFRLearner(game, model="mean", play=play, seed=3)
+  posterior = on_draw.posterior
+  monkeypatch.setattr(posterior, "sample_game",
+                      lambda rng, terminal_bonus=None: posterior.mean_game())
+  for _ in range(40):
+    on_draw.evaluate_and_update_policy()
+    on_mean.evaluate_and_update_policy()
+    np.testing.assert_array_equal(on_draw.average_strategy(),
+                                  on_mean.average_strategy())
+    _same_posterior(on_draw, on_mean)
+  assert on_draw.episodes == on_mean.episodes == 80
+
+
+def _best_pure_value(rules, player, others, objective) -> float:
+  return max(value for _, value in pure_strategy_values(rules, player, others,
+                                                        objective))
+
+
+def _utility_in(rules, model, player, minus=None):
+  """The player's expected utility of a profile in the model game (minus
+  that in the model game ``minus``, if given)."""
+
+  def value(profile: np.ndarray) -> float:
+    result = expected_utility(rules, profile, *model, player)
+    if minus is not None:
+      result -= expected_utility(rules, profile, *minus, player)
+    return result
+
+  return value
+
+
+def _assert_pure(rules, strategy: np.ndarray, player: int) -> None:
+  rows = player_rows(rules, player)
+  assert set(np.unique(strategy[rows])) <= {0.0, 1.0}
+  np.testing.assert_array_equal(strategy[rows].sum(axis=1), 1.0)
+  assert not (strategy[rows] * ~rules.infoset_legal[rows]).any()
+
+
+def test_posterior_fsp_best_responds_in_a_draw_to_the_others_average():
+  """Kuhn: each player's part of ``best_response_profile`` in a posterior
+  draw achieves the best value over the player's 64 pure strategies
+  against the other's average."""
+  learner = PosteriorFSPLearner(true_game_string("kuhn_poker", 2), seed=4)
+  for _ in range(25):
+    learner.evaluate_and_update_policy()
+  rules = learner.rules
+  average = learner.average_strategy()
+  assert not np.allclose(average, rules.uniform_policy())
+  for seed in (0, 1):
+    model = rules.check_model(*learner.posterior.sample_game(
+        np.random.default_rng(seed)))
+    profile = learner.best_response_profile(*model)
+    for player in (0, 1):
+      _assert_pure(rules, profile, player)
+      objective = _utility_in(rules, model, player)
+      assert objective(combined(rules, profile, average, player)) >= (
+          _best_pure_value(rules, player, average, objective) - 1e-12)
+
+
+def _own_reach_by_hand(rules, profile: np.ndarray, row: int) -> float:
+  """The product of the acting player's own action probabilities on the
+  path to a history of infoset ``row``."""
+  (history,) = np.flatnonzero(rules.infoset == row)[:1]
+  player = rules.node_player[history]
+  reach = 1.0
+  while rules.parent[history] >= 0:
+    parent = int(rules.parent[history])
+    if rules.node_player[parent] == player:
+      reach *= profile[rules.infoset[parent], rules.action[history]]
+    history = parent
+  return reach
+
+
+def test_posterior_fsp_average_after_one_iteration():
+  """The first iteration's best responses are to the uniform start, in the
+  learner's first posterior draw (the same seeded draw taken here from a
+  twin); the average is then (uniform + own-reach-weighted best response)
+  normalised per infoset. The best responses are the enumeration's
+  maximisers (unique on the infosets they reach, where the weight is not
+  0)."""
+  game = true_game_string("kuhn_poker", 6)
+  learner = PosteriorFSPLearner(game, seed=4)
+  twin = PosteriorFSPLearner(game, seed=4)
+  rules = learner.rules
+  uniform = rules.uniform_policy()
+  model = rules.check_model(*twin.posterior.sample_game(twin._rng))  # pylint: disable=protected-access
+  response = np.zeros_like(uniform)
+  for player in (0, 1):
+    values = pure_strategy_values(rules, player, uniform,
+                                  _utility_in(rules, model, player))
+    best = max(values, key=lambda item: item[1])[0]
+    response[player_rows(rules, player)] = best[player_rows(rules, player)]
+  own = np.array([_own_reach_by_hand(rules, response, row)
+                  for row in range(rules.num_infosets)])
+  # Pure: own reach 1 or 0 (here some of player 0's second decisions are
+  # cut off by its first: those rows weigh 0).
+  assert set(own) == {0.0, 1.0}
+  expected = uniform + own[:, None] * response
+  expected /= expected.sum(axis=1, keepdims=True)
+  learner.evaluate_and_update_policy()
+  np.testing.assert_allclose(learner.average_strategy(), expected,
+                             rtol=1e-12, atol=1e-15)
+  assert learner.episodes == 2
+
+
+def _capture_draws(learner) -> list:
+  """Records every model drawn by ``learner`` from now on."""
+  draws = []
+  draw = learner._draw  # pylint: disable=protected-access
+
+  def recorded():
+    draws.append(draw())
+    return draws[-1]
+
+  learner._draw = recorded  # pylint: disable=protected-access
+  return draws
+
+
+@pytest.mark.parametrize("make,explore,paired_with", [
+    (functools.partial(PSRLCFRLearner, exploration="default"), "default",
+     "current"),
+    (functools.partial(PSRLCFRLearner, exploration="br_dirc"), "draw",
+     "current"),
+    (functools.partial(PSRLCFRLearner, exploration="best_response"), "draw",
+     "average"),
+    (functools.partial(VCFRLearner, design="exploration_draw"), "default",
+     "current"),
+    (functools.partial(VCFRLearner, design="both_draws"), "draw",
+     "average"),
+], ids=["PSRLCFR-default", "PSRLCFR-br_dirc", "PSRLCFR-best_response",
+        "VCFR-exploration_draw", "VCFR-both_draws"])
+def test_exploring_episodes_pair_the_explorer_with_the_other_player(
+    make, explore, paired_with):
+  """Episode i: player i's exploring pure strategy (the best over all 64 of
+  Kuhn against the other's average, in the second draw: "draw" maximises
+  V_draw(s), "default" V_draw(s) - V_avg(s)) with the other player's
+  current or average strategy."""
+  learner = make(true_game_string("kuhn_poker", 1), seed=6)
+  for _ in range(8):
+    learner.evaluate_and_update_policy()
+  rules = learner.rules
+  current = learner._solver.current_strategy()  # pylint: disable=protected-access
+  average = learner._solver.average_strategy()  # pylint: disable=protected-access
+  average_model = (learner._average_model.game()  # pylint: disable=protected-access
+                   if explore == "default" else None)
+  draws = _capture_draws(learner)
+  strategies = learner._episode_strategies()  # pylint: disable=protected-access
+  (draw,) = draws  # One second draw (shaped in place by a bonus, if any).
+  assert len(strategies) == 2
+  paired = current if paired_with == "current" else average
+  for player, strategy in enumerate(strategies):
+    other = player_rows(rules, 1 - player)
+    # The comparison can tell current and average apart.
+    assert not np.allclose(current[other], average[other])
+    np.testing.assert_array_equal(strategy[other], paired[other])
+    _assert_pure(rules, strategy, player)
+    objective = _utility_in(rules, draw, player, minus=average_model)
+    assert objective(combined(rules, strategy, average, player)) >= (
+        _best_pure_value(rules, player, average, objective) - 1e-12)
+
+
+@pytest.mark.parametrize("make,played", [
+    (VCFRLearner, "average"),
+    (functools.partial(VCFRLearner, design="cfr_draw", base="dcfr"),
+     "average"),
+    (NaiveCFRLearner, "average"),
+    (functools.partial(NaiveCFRLearner, play="current"), "current"),
+    (functools.partial(NaiveCFRLearner, model="mean", play="current"),
+     "current"),
+    (RandomLearner, "uniform"),
+], ids=["VCFR-cfr_draw", "VDCFR-cfr_draw", "Naive-CFR", "Naive-CFR-current",
+        "Naive-CFR-mean-current", "Random"])
+def test_non_exploring_episodes_play_one_strategy(make, played):
+  learner = make(true_game_string("kuhn_poker", 1), seed=6)
+  for _ in range(8):
+    learner.evaluate_and_update_policy()
+  current = learner._solver.current_strategy()  # pylint: disable=protected-access
+  average = learner._solver.average_strategy()  # pylint: disable=protected-access
+  assert not np.allclose(current, average)
+  expected = {"average": average, "current": current,
+              "uniform": learner.rules.uniform_policy()}[played]
+  strategies = learner._episode_strategies()  # pylint: disable=protected-access
+  assert len(strategies) == 2
+  for strategy in strategies:
+    np.testing.assert_array_equal(strategy, expected)
+
+
+@pytest.mark.parametrize("make,parameter", [
+    (functools.partial(VCFRLearner, design="x"), "design"),
+    (functools.partial(VCFRLearner, design="cfr_draw",
+                       exploration="default"), "exploration"),
+    (functools.partial(VCFRLearner, exploration="best_response"),
+     "exploration"),
+    (functools.partial(VCFRLearner, design="both_draws", exploration="x"),
+     "exploration"),
+    (functools.partial(VCFRLearner, players="x"), "players"),
+    (functools.partial(VCFRLearner, normalisation="x"), "normalisation"),
+    (functools.partial(VCFRLearner, information="x"), "information"),
+    (functools.partial(VCFRLearner, kl_every=0), "kl_every"),
+    (functools.partial(NaiveCFRLearner, model="x"), "model"),
+    (functools.partial(NaiveCFRLearner, play="x"), "play"),
+    (functools.partial(NaiveCFRLearner, play=None), "play"),
+    (functools.partial(RandomLearner, model="x"), "model"),
+    (functools.partial(PSRLCFRLearner, exploration="x"), "exploration"),
+    (functools.partial(PSRLCFRLearner, exploration=None), "exploration"),
+    (functools.partial(PSRLCFRLearner, base="x"), "base"),
+    (functools.partial(PosteriorVFSPLearner, eta=-1.0), "eta"),
+    (functools.partial(PosteriorVFSPLearner, players="x"), "players"),
+    (functools.partial(PosteriorVFSPLearner, normalisation="x"),
+     "normalisation"),
+    (functools.partial(PosteriorVFSPLearner, information="x"),
+     "information"),
+    (functools.partial(PosteriorVFSPLearner, kl_every=0), "kl_every"),
+])
+def test_learners_refuse_bad_options_naming_them(make, parameter):
+  with pytest.raises(ValueError, match=rf"^{parameter} must be"):
+    make(true_game_string("kuhn_poker", 0))
+
+
 def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
   from test_runner import _run  # pylint: disable=g-import-not-at-top
   from spiel_ext.results.store import load_results  # pylint: disable=g-import-not-at-top
@@ -232,10 +577,10 @@ def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
        "--iterations=20", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
        "env_seed=0)", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
        "env_seed=1)")
+  from spiel_ext.experiments.vcfr import _MAIN  # pylint: disable=g-import-not-at-top,protected-access
   folder = tmp_path / "vcfr_unknown_env"
   frame = load_results(folder)
-  assert set(frame.algorithm) == {"VCFR", "PSRLCFR", "FSP", "MCCFR-OS",
-                                  "Naive-CFR", "Random"}
+  assert set(frame.algorithm) == set(_MAIN)
   last = frame[frame.iteration == 20]
   assert (last.episodes == 40).all()
   assert (folder / "figures" / "nash_conv_vs_episodes.png").exists()
@@ -264,30 +609,49 @@ def test_an_algorithm_needing_a_missing_extra_is_refused_before_running(
   real = importlib.util.find_spec
   monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: (
       None if name == "torch" else real(name, *rest)))
-  with pytest.raises(ImportError, match=r"'VCFR-BNN \(eta=0.5\)' needs the "
-                     r"optional extra 'bnn'.*pip install"):
-    solvers.check_algorithms(["VCFR", "VCFR-BNN (eta=0.5)"])
-  solvers.check_algorithms(["VCFR", "PSRLCFR"])  # No extra needed.
+  for name in ("VCFR-BNN", "VCFR-BNN (authors' KL)"):
+    with pytest.raises(ImportError, match=re.escape(repr(name)) +
+                       r" needs the optional extra 'bnn'.*pip install"):
+      solvers.check_algorithms(["VCFR", name])
+  solvers.check_algorithms(["VCFR", "PSRLCFR", "FSP", "VFSP",
+                            "VCFR (exploration draw)"])  # No extra needed.
 
 
-def test_vcfr_information_experiment_compares_models(tmp_path):
+def test_vcfr_information_experiment_compares_each_design_with_its_twin(
+    tmp_path):
+  """Each bonus design is compared with the learner that differs from it
+  only in the bonus, with the noise floor of the replicates beside it."""
   pytest.importorskip("torch")
   from test_runner import _run  # pylint: disable=g-import-not-at-top
   from spiel_ext.results.store import load_results  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import EXPERIMENTS  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments.spec import stored_settings  # pylint: disable=g-import-not-at-top
+  labels = ("VCFR", "Naive-CFR", "VCFR (exploration draw)", "PSRLCFR",
+            "VCFR-BNN (authors' KL)", "VCFR (replicate)")
   _run("--experiment=vcfr_information", f"--output_dir={tmp_path}",
-       "--iterations=12", "--algorithms=PSRLCFR,VCFR,VCFR-BNN (eta=0.005)")
+       "--iterations=12", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
+       "env_seed=0)", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
+       "env_seed=1)", "--algorithms=" + ",".join(labels))
   folder = tmp_path / "vcfr_information"
   frame = load_results(folder)
-  assert set(frame.algorithm) == {"PSRLCFR", "VCFR", "VCFR-BNN (eta=0.005)"}
+  assert set(frame.algorithm) == set(labels)
   claims = EXPERIMENTS["vcfr_information"].claims(
       frame, stored_settings(folder), folder)
-  assert [claim.claim for claim in claims] == [
-      "The information gain helps CFR: VCFR vs PSRLCFR (no bonus)",
-      "The information gain helps CFR: VCFR-BNN (eta=0.005) vs PSRLCFR "
-      "(no bonus)",
-      "The paper's neural model vs the exact conjugate model at eta = 0.005"]
+  by_claim = {claim.claim: claim for claim in claims}
+  twin = by_claim["The bonus helps the paper's Algorithm 1: VCFR vs its "
+                  "no-bonus twin (the same draws, average-strategy "
+                  "episodes)"]
+  assert twin.setting == "paper setting (Algorithm 1, text's eta)"
+  assert "VCFR vs Naive-CFR" in twin.ours
+  assert "noise floor (VCFR vs itself with another learner seed)" in (
+      twin.ours)
+  assert by_claim["The bonus helps the authors' exploration-draw design: "
+                  "vs its no-bonus twin, PSRLCFR with the default "
+                  "exploration"].setting == (
+                      "paper setting (authors' logged design)")
+  noise = [claim for claim in claims if claim.claim.startswith(
+      "Noise floor: VCFR")]
+  assert len(noise) == 1 and noise[0].setting == "ablation: noise floor"
   assert (folder / "figures" / "nash_conv_vs_episodes.png").exists()
 
 
@@ -313,6 +677,7 @@ def test_the_leduc5_claim_compares_with_the_papers_numbers():
   short = frame.assign(episodes=600)  # Quick scale: no comparison.
   assert main_claims(short, settings, None)[0].claim.startswith("VCFR "
                                                                 "reaches")
+  assert claim.setting == "paper setting (text)"
 
 
 def test_paired_difference_is_over_environment_seeds():

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The experiments whose verdicts are judged on the authors' settings.
 DECLARED = ("bufp_convergence", "bufp_tables", "pref_cfr_kuhn_alpha",
             "pref_cfr_kuhn_settings", "pref_cfr_styles", "gxfp_vnm_asymmetric",
-            "gxfp_vnm_raise", "gxfp_convergence")
+            "gxfp_vnm_raise", "gxfp_convergence", "vcfr_unknown_env",
+            "vcfr_ablations", "vcfr_information")
 
 
 @pytest.mark.parametrize("name", DECLARED)

@@ -53,7 +53,7 @@ import collections
 
 import numpy as np
 
-from spiel_ext.algorithms.checks import check_choice, check_real
+from spiel_ext.algorithms.checks import check_choice, check_int, check_real
 from spiel_ext.engine import CHANCE, GameTree
 
 BONUS_PLAYERS = ("zero_sum", "both")
@@ -66,6 +66,8 @@ MEDIAN_WINDOW = 10
 #   times the median window), so with eta <= 1e100 the modelled utilities
 #   and 10^18 iterations of regrets stay below 1e130.
 MAX_ETA = 1e100
+# kl_every (information="bnn"): any iteration count; int64.
+MAX_KL_EVERY = 2**63 - 1
 
 
 class InformationBonus:
@@ -77,8 +79,8 @@ class InformationBonus:
     players: "zero_sum" or "both" (see the module docstring).
     normalisation: "median" or "none".
     information: "conjugate", "bnn" or "bnn_sampled".
-    kl_every: for information="bnn": recompute the gain every this many
-      calls (in between, the last one).
+    kl_every: for information="bnn": an int in 1..2**63 - 1, recompute the
+      gain every this many calls (in between, the last one).
     seed: the network's seed (information "bnn" and "bnn_sampled").
   """
 
@@ -91,7 +93,7 @@ class InformationBonus:
                                       NORMALISATIONS)
     self.information = check_choice("information", information,
                                     INFORMATION_MODELS)
-    self.kl_every = kl_every
+    self.kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
     self._terminals = rules.terminals
     self._medians: collections.deque = collections.deque(
         maxlen=MEDIAN_WINDOW)
@@ -100,7 +102,8 @@ class InformationBonus:
     self.reward_model = None
     if information != "conjugate":
       from spiel_ext.algorithms.bnn import BNNRewardModel  # pylint: disable=g-import-not-at-top
-      options = (dict(hidden=64, learning_rate=0.01, batch_size=1000)
+      options = (dict(hidden=64, learning_rate=0.01, batch_size=1000,
+                      likelihood="gaussian")
                  if information == "bnn_sampled" else {})
       self.reward_model = BNNRewardModel(rules, seed=seed, **options)
 
@@ -138,10 +141,10 @@ class InformationBonus:
     scale = float(np.mean(self._medians))
     return raw / scale if scale > 0 else raw
 
-  def apply(self, posterior, utility: np.ndarray) -> np.ndarray:
-    """Adds the bonus to ``utility`` [histories, 2] in place (a modelled
-    game's, before its check) and returns it."""
-    gain = self.gain(posterior, utility)
+  def shift(self, utility: np.ndarray, gain: np.ndarray | None
+            ) -> np.ndarray:
+    """Adds eta ``gain`` [terminals] to ``utility`` [histories, 2] in place
+    (a modelled game's, before its check) as ``players`` says; returns it."""
     if gain is None or self.eta == 0.0:
       return utility
     bonus = self.eta * gain
@@ -151,6 +154,10 @@ class InformationBonus:
     else:
       utility[self._terminals] += bonus[:, None]
     return utility
+
+  def apply(self, posterior, utility: np.ndarray) -> np.ndarray:
+    """This iteration's gain (:meth:`gain`) shifted into ``utility``."""
+    return self.shift(utility, self.gain(posterior, utility))
 
   def __getstate__(self) -> dict:
     return dict(self.__dict__, _medians=list(self._medians))

@@ -79,8 +79,6 @@ MIN_OUTCOME_SAMPLING_EPSILON = 1e-6
 MAX_BUFFER_SIZE = 2**22
 # batch_size (FSP): transitions replayed, one by one, after every episode.
 MAX_BATCH_SIZE = 2**16
-# kl_every (VCFR with information="bnn"): any iteration count; int64.
-MAX_KL_EVERY = 2**63 - 1
 
 
 def environment_of(game: pyspiel.Game | str):
@@ -415,10 +413,10 @@ class VCFRLearner(PSRLCFRLearner):
     if exploration is None:
       exploration = {"exploration_draw": "default"}.get(design,
                                                         "best_response")
-    kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
     super().__init__(game, exploration=exploration, base=base,
                      alternating_updates=alternating_updates, seed=seed)
     if design == "cfr_draw":
+      self.exploration = None  # Both episodes play the average.
       self._average_model = None
     self.bonus = InformationBonus(
         self.rules, eta=eta, players=players, normalisation=normalisation,
@@ -430,11 +428,13 @@ class VCFRLearner(PSRLCFRLearner):
   def _shape_cfr_draw(self, utility):
     if self.design == "exploration_draw":
       return utility
-    return self.bonus.apply(self.posterior, utility)
+    # One gain per iteration: "both_draws" shifts its second draw by it too.
+    self._gain = self.bonus.gain(self.posterior, utility)
+    return self.bonus.shift(utility, self._gain)
 
   def _shape_exploration_draw(self, utility):
-    if self.design == "cfr_draw":
-      return utility
+    if self.design == "both_draws":
+      return self.bonus.shift(utility, self._gain)
     return self.bonus.apply(self.posterior, utility)
 
   def _episode_strategies(self):
@@ -514,7 +514,6 @@ class PosteriorVFSPLearner(PosteriorFSPLearner):
                players: str = "zero_sum", normalisation: str = "median",
                information: str = "conjugate", kl_every: int = 10,
                seed: int = 0):
-    kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
     super().__init__(game, seed=seed)
     self.bonus = InformationBonus(
         self.rules, eta=eta, players=players, normalisation=normalisation,
