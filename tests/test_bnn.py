@@ -2,8 +2,10 @@
 
 References: known win probabilities the network must move toward, the
 exact KL between the factorised Gaussians before and after an explicit
-(autograd) VIME update, and the conjugate model's qualitative behaviour
-(the gain of a terminal shrinks as it is observed).
+(autograd) VIME update, the conjugate model's qualitative behaviour (the
+gain of a terminal shrinks as it is observed), and, for the authors' KL on
+sampled targets, their second-order formula written out on plain autograd
+gradients.
 """
 
 from __future__ import annotations
@@ -26,6 +28,19 @@ from spiel_ext.engine import compile_game  # pylint: disable=wrong-import-positi
 @pytest.fixture(scope="module")
 def tiny():
   return compile_game("spiel_ext_bid_leduc(max_bid=1)")
+
+
+@pytest.fixture(scope="module")
+def kuhn_rules():
+  """The learner's rules tree of unknown Kuhn poker (30 terminals)."""
+  from spiel_ext.algorithms.learners import environment_of  # pylint: disable=g-import-not-at-top
+  from spiel_ext.games.unknown_env import true_game_string  # pylint: disable=g-import-not-at-top
+  return environment_of(true_game_string("kuhn_poker", 0)).rules
+
+
+def _sampled_targets(tree, rng):
+  """A stand-in for one posterior draw's rewards: 2 Beta(1, 1) - 1."""
+  return 2.0 * rng.beta(1.0, 1.0, size=len(tree.terminals)) - 1.0
 
 
 def _record(model, tree, win_probability, episodes, rng):
@@ -177,7 +192,8 @@ def test_observe_takes_a_terminal_or_a_path(tiny):
     ("learning_rate", 0.0), ("learning_rate", float("nan")),
     ("batch_size", 0), ("batch_size", True), ("prior_sigma", -1.0),
     ("seed", -1), ("seed", 1.5), ("kl_step_size", 0.0),
-    ("noise_samples", 0)])
+    ("noise_samples", 0), ("likelihood", "normal"), ("likelihood", None),
+    ("likelihood_sigma", 0.0), ("likelihood_sigma", float("inf"))])
 def test_bad_arguments_name_themselves(tiny, name, value):
   with pytest.raises(ValueError, match=name):
     BNNRewardModel(tiny, **{name: value})
@@ -237,3 +253,260 @@ def test_vcfr_with_the_bnn_information_model_learns_and_resumes():
                                 learner.average_strategy())
   with pytest.raises(ValueError, match="information"):
     VCFRLearner(game, information="neural")
+
+
+# ------------------------------------------------ the authors' KL and training
+def test_sampled_target_information_gain_matches_autograd(kuhn_rules):
+  """Against the authors' formula on plain autograd gradients of the
+  one-sample loss, in float64: step^2 sum (g_mu^2 / H_mu + g_rho^2 /
+  H_rho) with H_mu = 1 / sigma^2 and H_rho = 2 e^{2 rho} / (1 + e^rho)^2 /
+  log(1 + e^rho)^2, as their code writes it."""
+  step, noise_sigma = 0.01, 0.7
+  model = BNNRewardModel(kuhn_rules, features=4, hidden=8, seed=3,
+                         noise_samples=3, likelihood="gaussian",
+                         likelihood_sigma=noise_sigma, kl_step_size=step,
+                         learning_rate=0.02)
+  rng = np.random.default_rng(1)
+  for _ in range(20):  # Away from the initial, uniform sigmas.
+    model.train_on_targets(_sampled_targets(kuhn_rules, rng))
+  targets = _sampled_targets(kuhn_rules, rng)
+  gain = model.sampled_target_information_gain(targets)
+  assert gain.shape == (len(kuhn_rules.terminals),)
+  assert gain.dtype == np.float64
+  assert np.all(gain > 0.0)
+  names = list(model.mu)
+  for index in (0, 11, 29):
+    mu = {n: model.mu[n].detach().double().clone().requires_grad_(True)
+          for n in names}
+    rho = {n: model.rho[n].detach().double().clone().requires_grad_(True)
+           for n in names}
+    sigma = {n: torch.log(1.0 + torch.exp(rho[n])) for n in names}
+    inputs = model._inputs[index].double()
+    log_density = 0.0
+    for draw in range(3):
+      w = {n: mu[n] + sigma[n] * model._noise[n][draw].double()
+           for n in names}
+      output = torch.relu(inputs @ w["w1"] + w["b1"]) @ w["w2"] + w["b2"]
+      log_density = log_density + (
+          -math.log(noise_sigma) - 0.5 * math.log(2.0 * math.pi) -
+          (targets[index] - output)**2 / (2.0 * noise_sigma**2))
+    loss = -log_density / 3
+    loss.backward()
+    expected = 0.0
+    for n in names:
+      r = rho[n].detach()
+      inverse_h_mu = torch.log(1.0 + torch.exp(r))**2
+      h_rho = (2.0 * torch.exp(2.0 * r) / (1.0 + torch.exp(r))**2 /
+               torch.log(1.0 + torch.exp(r))**2)
+      expected += float((step**2 * mu[n].grad**2 * inverse_h_mu).sum() +
+                        (step**2 * rho[n].grad**2 / h_rho).sum())
+    assert gain[index] == pytest.approx(expected, rel=1e-4)
+
+
+def test_sampled_targets_are_reproducible_for_a_fixed_seed(kuhn_rules):
+  runs = []
+  for seed in (4, 4, 5):
+    model = BNNRewardModel(kuhn_rules, seed=seed, batch_size=8,
+                           likelihood="gaussian", kl_step_size=0.01)
+    rng = np.random.default_rng(0)
+    results = []
+    for _ in range(3):
+      targets = _sampled_targets(kuhn_rules, rng)
+      results.append(model.sampled_target_information_gain(targets))
+      results.append(np.array([model.train_on_targets(targets)]))
+    runs.append(np.concatenate(results))
+  np.testing.assert_array_equal(runs[0], runs[1])
+  assert not np.array_equal(runs[0], runs[2])
+
+
+def test_train_on_targets_fits_constant_targets(kuhn_rules):
+  model = BNNRewardModel(kuhn_rules, seed=0, batch_size=8,
+                         learning_rate=0.01, likelihood="gaussian",
+                         likelihood_sigma=0.5)
+  targets = np.full(len(kuhn_rules.terminals), 0.6)
+  first = model.train_on_targets(targets)
+  assert model.steps == 4  # ceil(30 / 8) minibatches per pass.
+  losses = [model.train_on_targets(targets) for _ in range(150)]
+  assert np.mean(losses[-10:]) < first - 0.1
+  with torch.no_grad():
+    draws = model._draws(model._sigmas())
+    outputs = torch.stack([BNNRewardModel._logit(
+        {n: w[k] for n, w in draws.items()}, model._inputs)
+                           for k in range(model.noise_samples)])
+  assert abs(float(outputs.mean()) - 0.6) < 0.2
+  # The targets are the pass's data only: nothing was recorded.
+  assert model.observations == 0
+
+
+def test_bad_targets_name_themselves(kuhn_rules):
+  model = BNNRewardModel(kuhn_rules, likelihood="gaussian")
+  count = len(kuhn_rules.terminals)
+  for method in (model.sampled_target_information_gain,
+                 model.train_on_targets):
+    for bad in (np.zeros(count - 1), np.zeros((count, 1)), np.zeros(0),
+                np.full(count, np.nan), ["a"] * count):
+      with pytest.raises(ValueError, match="targets"):
+        method(bad)
+  assert model.steps == 0
+
+
+def test_likelihoods_keep_to_their_methods(kuhn_rules):
+  bernoulli = BNNRewardModel(kuhn_rules)
+  targets = np.zeros(len(kuhn_rules.terminals))
+  for method in (bernoulli.sampled_target_information_gain,
+                 bernoulli.train_on_targets):
+    with pytest.raises(ValueError, match="likelihood='gaussian'"):
+      method(targets)
+  gaussian = BNNRewardModel(kuhn_rules, likelihood="gaussian")
+  with pytest.raises(ValueError, match="likelihood='bernoulli'"):
+    gaussian.information_gain()
+  with pytest.raises(ValueError, match="likelihood='bernoulli'"):
+    gaussian.mean_win_probability()
+  # Recorded rewards are Gaussian data for a Gaussian model.
+  gaussian.observe(kuhn_rules.terminals[2], -0.25)
+  assert gaussian._data_win[0] == -0.25
+  assert gaussian.train(2) is not None and gaussian.steps == 2
+
+
+# ------------------------------------------- fresh KL noise, the authors' init
+def _small_gaussian(rules, **kwargs):
+  """A small Gaussian model of unknown Kuhn for the sampled-target KL."""
+  options = dict(features=4, hidden=8, seed=3, noise_samples=4,
+                 likelihood="gaussian", likelihood_sigma=0.7,
+                 kl_step_size=0.01, learning_rate=0.02)
+  options.update(kwargs)
+  return BNNRewardModel(rules, **options)
+
+
+def test_fresh_kl_noise_is_seeded_and_new_on_every_call(kuhn_rules):
+  """Same seed, same KLs; another seed, others; consecutive calls at the
+  same q and targets differ at every terminal; and training is the same
+  whichever kl_noise (the fresh draws have a stream of their own)."""
+  runs = []
+  for seed in (4, 4, 5):
+    model = _small_gaussian(kuhn_rules, seed=seed, kl_noise="fresh")
+    targets = _sampled_targets(kuhn_rules, np.random.default_rng(0))
+    runs.append([model.sampled_target_information_gain(targets)
+                 for _ in range(2)])
+  np.testing.assert_array_equal(runs[0], runs[1])
+  assert not np.array_equal(runs[0][0], runs[2][0])
+  first, second = runs[0]
+  assert np.all(first != second) and np.all(first > 0.0)
+
+  fresh = _small_gaussian(kuhn_rules, kl_noise="fresh")
+  fixed = _small_gaussian(kuhn_rules, kl_noise="fixed")
+  rng = np.random.default_rng(2)
+  for _ in range(3):
+    targets = _sampled_targets(kuhn_rules, rng)
+    for model in (fresh, fixed):
+      model.sampled_target_information_gain(targets)
+      model.train_on_targets(targets)
+  for name in fresh.mu:
+    assert torch.equal(fresh.mu[name], fixed.mu[name])
+    assert torch.equal(fresh.rho[name], fixed.rho[name])
+
+
+def test_fresh_kl_averages_to_the_fixed_draw_expectation(kuhn_rules):
+  """Each terminal's fresh KL is the fixed-draw KL under a new set of
+  ``noise_samples`` draws, so its mean over calls is the fixed-draw KL's
+  mean over draw sets, here estimated with 1,000 fixed sets (swapped into
+  the model) against 1,000 fresh calls at the same q and targets.
+
+  Tolerance: the difference of the two means of 1,000 independent draws
+  has standard error se = sqrt(var_fresh / 1000 + var_fixed / 1000) (about
+  5% of the mean here: per-terminal KLs have a CV of 1 to 3). Each of the
+  30 terminals' differences, and that of their sum, must be within 4.5 se:
+  for a normal mean a miss has probability 7e-6 each, 2e-4 for all 31
+  (Bonferroni), and 1,000 draws make the means close to normal despite
+  the KLs' skew. The check has power: 5% se is far below the gap to a
+  wrong draw count (one draw instead of four gives 2 to 4 times the mean).
+  Everything is seeded, so the outcome is fixed.
+  """
+  calls = 1000
+  fresh = _small_gaussian(kuhn_rules, kl_noise="fresh")
+  fixed = _small_gaussian(kuhn_rules, kl_noise="fixed")
+  rng = np.random.default_rng(1)
+  for _ in range(20):  # Away from the initial q (identical in both).
+    targets = _sampled_targets(kuhn_rules, rng)
+    fresh.train_on_targets(targets)
+    fixed.train_on_targets(targets)
+  targets = _sampled_targets(kuhn_rules, rng)
+  fresh_kls = np.array([fresh.sampled_target_information_gain(targets)
+                        for _ in range(calls)])
+  generator = torch.Generator().manual_seed(11)
+  fixed_kls = []
+  for _ in range(calls):
+    fixed._noise = {name: torch.randn(draws.shape, generator=generator)
+                    for name, draws in fixed._noise.items()}
+    fixed_kls.append(fixed.sampled_target_information_gain(targets))
+  fixed_kls = np.array(fixed_kls)
+  for a, b in ((fresh_kls, fixed_kls),
+               (fresh_kls.sum(1, keepdims=True),
+                fixed_kls.sum(1, keepdims=True))):
+    se = np.sqrt(a.var(0, ddof=1) / calls + b.var(0, ddof=1) / calls)
+    assert np.all(se < 0.1 * b.mean(0))
+    assert np.all(np.abs(a.mean(0) - b.mean(0)) < 4.5 * se)
+
+
+def test_fresh_kl_noise_pickles_and_continues_exactly(kuhn_rules):
+  import pickle  # pylint: disable=g-import-not-at-top
+  model = _small_gaussian(kuhn_rules, kl_noise="fresh")
+  rng = np.random.default_rng(5)
+  targets = _sampled_targets(kuhn_rules, rng)
+  model.sampled_target_information_gain(targets)
+  model.train_on_targets(targets)
+  copy = pickle.loads(pickle.dumps(model))
+  assert copy.kl_noise == "fresh"
+  for _ in range(3):
+    targets = _sampled_targets(kuhn_rules, rng)
+    np.testing.assert_array_equal(
+        model.sampled_target_information_gain(targets),
+        copy.sampled_target_information_gain(targets))
+    assert model.train_on_targets(targets) == copy.train_on_targets(targets)
+
+
+def test_models_pickled_before_kl_noise_keep_fixed_draws(kuhn_rules):
+  """A model pickled without kl_noise, init and the KL Generator (as
+  before those options) loads as a fixed-draw model with our init."""
+  import pickle  # pylint: disable=g-import-not-at-top
+  model = _small_gaussian(kuhn_rules)
+  targets = _sampled_targets(kuhn_rules, np.random.default_rng(0))
+  expected = model.sampled_target_information_gain(targets)
+  for name in ("kl_noise", "init", "_kl_generator"):
+    del model.__dict__[name]
+  old = pickle.loads(pickle.dumps(model))
+  assert (old.kl_noise, old.init) == ("fixed", "ours")
+  np.testing.assert_array_equal(old.sampled_target_information_gain(targets),
+                                expected)
+
+
+def test_authors_init(kuhn_rules):
+  """init="authors": mu ~ N(0, 1) (ten times our N(0, 0.1^2) draws from
+  the same stream), sigma = prior_sigma (ours: prior_sigma / 2), and the
+  rest of the model's draws unchanged."""
+  ours = BNNRewardModel(kuhn_rules, hidden=64, prior_sigma=0.5)
+  authors = BNNRewardModel(kuhn_rules, hidden=64, prior_sigma=0.5,
+                           init="authors")
+  mus = torch.cat([authors.mu[n].detach().reshape(-1) for n in authors.mu])
+  assert len(mus) == 6 * 64 + 64 + 64 + 1
+  assert 0.9 < float(mus.std()) < 1.1
+  for name in ours.mu:
+    torch.testing.assert_close(authors.mu[name], 10.0 * ours.mu[name])
+    torch.testing.assert_close(authors._sigmas()[name],
+                               torch.full_like(ours.rho[name], 0.5))
+    torch.testing.assert_close(ours._sigmas()[name],
+                               torch.full_like(ours.rho[name], 0.25))
+    assert torch.equal(authors._noise[name], ours._noise[name])
+  np.testing.assert_array_equal(authors.features, ours.features)
+  # The widest prior still gives a finite initial rho.
+  wide = BNNRewardModel(kuhn_rules, prior_sigma=1e3, init="authors")
+  assert float(wide._sigmas()["b2"].detach()) == pytest.approx(1e3)
+
+
+def test_bad_kl_noise_and_init_name_themselves(kuhn_rules):
+  for bad in ("Fresh", "local", "", None, 1):
+    with pytest.raises(ValueError, match="kl_noise"):
+      BNNRewardModel(kuhn_rules, likelihood="gaussian", kl_noise=bad)
+  for bad in ("theirs", None, 0):
+    with pytest.raises(ValueError, match="init"):
+      BNNRewardModel(kuhn_rules, init=bad)
