@@ -105,14 +105,25 @@ CONSTRUCTORS = {
         initial_policy="uniform", min_action_prob=0.0, tie_break="lowest",
         first_step_one=False, seed=0, hyperparameters=None)),
     "NaiveCFRLearner": (learners.NaiveCFRLearner, dict(
-        game=UNKNOWN_KUHN, base="cfr", seed=0)),
+        game=UNKNOWN_KUHN, model="draw", play="average", base="cfr",
+        alternating_updates=False, seed=0)),
     "RandomLearner": (learners.RandomLearner, dict(
-        game=UNKNOWN_KUHN, base="cfr", seed=0)),
+        game=UNKNOWN_KUHN, model="draw", base="cfr",
+        alternating_updates=False, seed=0)),
     "PSRLCFRLearner": (learners.PSRLCFRLearner, dict(
-        game=UNKNOWN_KUHN, base="dcfr", seed=0)),
+        game=UNKNOWN_KUHN, exploration="default", base="dcfr",
+        alternating_updates=False, seed=0)),
     "VCFRLearner": (learners.VCFRLearner, dict(
-        game=UNKNOWN_KUHN, eta=0.005, information="conjugate", kl_every=10,
-        base="cfr", seed=0)),
+        game=UNKNOWN_KUHN, design="exploration_draw", eta=0.005,
+        players="zero_sum", normalisation="median", information="conjugate",
+        kl_every=10, exploration=None, base="cfr", alternating_updates=False,
+        seed=0)),
+    "PosteriorFSPLearner": (learners.PosteriorFSPLearner, dict(
+        game=UNKNOWN_KUHN, seed=0)),
+    "PosteriorVFSPLearner": (learners.PosteriorVFSPLearner, dict(
+        game=UNKNOWN_KUHN, eta=0.005, players="zero_sum",
+        normalisation="median", information="conjugate", kl_every=10,
+        seed=0)),
     "OutcomeSamplingLearner": (learners.OutcomeSamplingLearner, dict(
         game=UNKNOWN_KUHN, epsilon=0.1, seed=0)),
     "FSPLearner": (learners.FSPLearner, dict(
@@ -132,7 +143,9 @@ ODD_INTS = [0, 1, -1, 2, 3, 10, 64, 2**14, 2**16, 2**16 + 1, 2**22,
 # Strings some parameter accepts (so that they are sometimes valid).
 CHOICES = ["cfr", "cfr+", "dcfr", "rm", "br", "uniform", "random", "ef", "x",
            "lowest", "even", "average", "best_response", "conjugate", "Bet",
-           "conditional", "reach_weighted"]
+           "conditional", "reach_weighted", "draw", "mean", "current",
+           "default", "br_dirc", "cfr_draw", "exploration_draw",
+           "both_draws", "zero_sum", "both", "median", "none"]
 NUMPY_SCALARS = [np.float64(math.nan), np.float64(1e308), np.float32(2.0),
                  np.int64(-1), np.int64(3), np.uint64(2**63), np.bool_(True),
                  np.bool_(False)]

@@ -282,14 +282,16 @@ class NaiveCFRLearner(ModelBasedLearner):
       calculated is used as exploration policy") or "current" (the
       authors' ``cfrpsrl.py`` type "ordinary" plays CFR's current
       strategy).
-    Other arguments as :class:`ModelBasedLearner`.
+    base, alternating_updates, seed: as :class:`ModelBasedLearner`.
   """
 
   def __init__(self, game: pyspiel.Game | str, *, model: str = "draw",
-               play: str = "average", **kwargs):
+               play: str = "average", base: str = "cfr",
+               alternating_updates: bool = False, seed: int = 0):
     self.model = check_choice("model", model, MODELS)
     self.play = check_choice("play", play, PLAYS)
-    super().__init__(game, **kwargs)
+    super().__init__(game, base=base,
+                     alternating_updates=alternating_updates, seed=seed)
 
   def _cfr_model(self):
     return self._draw() if self.model == "draw" else (
@@ -303,6 +305,12 @@ class RandomLearner(NaiveCFRLearner):
   """The Random baseline: both episodes play uniformly at random (the
   authors' type "random"); what it outputs is Naive-CFR's average on the
   posterior those episodes build."""
+
+  def __init__(self, game: pyspiel.Game | str, *, model: str = "draw",
+               base: str = "cfr", alternating_updates: bool = False,
+               seed: int = 0):
+    super().__init__(game, model=model, base=base,
+                     alternating_updates=alternating_updates, seed=seed)
 
   def _episode_strategies(self):
     return [self.rules.uniform_policy()] * self.episodes_per_iteration
@@ -327,9 +335,11 @@ class PSRLCFRLearner(ModelBasedLearner):
   """
 
   def __init__(self, game: pyspiel.Game | str, *,
-               exploration: str = "default", **kwargs):
+               exploration: str = "default", base: str = "cfr",
+               alternating_updates: bool = False, seed: int = 0):
     self.exploration = check_choice("exploration", exploration, EXPLORATIONS)
-    super().__init__(game, **kwargs)
+    super().__init__(game, base=base,
+                     alternating_updates=alternating_updates, seed=seed)
     self._average_model = (AverageModel(self.rules)
                            if exploration == "default" else None)
 
