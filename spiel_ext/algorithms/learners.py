@@ -159,10 +159,12 @@ class EpisodeLearner:
     self._attach_environment()
     self._environment.episodes = episodes
     if solver_class is not None:
-      # Checkpoints from before the option ran alternating updates.
-      options = self.__dict__.setdefault("_solver_options",
-                                         {"alternating_updates": True})
-      self._solver = solver_class(self.rules, **options)
+      if "_solver_options" not in self.__dict__:
+        raise ValueError(
+            f"this {type(self).__name__} checkpoint comes from a spiel_ext "
+            f"version whose learners ran other designs (posterior mean, "
+            f"alternating updates); run it again without --resume.")
+      self._solver = solver_class(self.rules, **self._solver_options)
       self._solver.load_state_dict(solver_state)
     if counts is not None:
       self.posterior = ConjugatePosterior(self.rules)
