@@ -23,6 +23,7 @@ import sys
 
 import numpy as np
 from absl import app
+from absl import flags
 
 from spiel_ext.algorithms import CFRSolver
 from spiel_ext.experiments import solvers
@@ -33,6 +34,9 @@ AUTHORS_PSRLCFR_SECONDS = {4: 0.47, 5: 1.75}
 AUTHORS_NAIVE_SECONDS = {4: 0.37}
 AUTHORS_VCFR_SECONDS = {4: 60.0, 5: 300.0}
 NETWORKS = ("VCFR-BNN", "VCFR-BNN (authors' KL)")
+_NETWORKS = flags.DEFINE_bool(
+    "networks", False, "also time the two network information models "
+    "(needs the bnn extra)")
 
 
 def _authors_seconds(label: str, max_bid: int) -> tuple[float, str]:
@@ -90,7 +94,8 @@ def _build(label: str, game: str):
 
 
 def main(argv):
-  networks = "--networks" in argv[1:]
+  del argv
+  networks = _NETWORKS.value
   labels = [label for label in solvers.LEARNER_ALGORITHMS
             if not label.endswith("(replicate)") and
             (networks or label not in NETWORKS)]
