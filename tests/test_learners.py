@@ -696,3 +696,35 @@ def test_paired_difference_is_over_environment_seeds():
   assert count == 3
   assert mean == pytest.approx(-2.0)
   assert error == pytest.approx(1 / np.sqrt(3))
+
+
+def test_the_authors_logs_claim_reads_our_curves_at_their_rounds(tmp_path):
+  """Hand-made curves: our exploration-draw VCFR ends above PSRLCFR but
+  below br_dirc at the authors' last round, so their ordering (VCFR above
+  both) holds partly; the values are read at the evaluation points nearest
+  their rounds on a log scale (round r is iteration r + 1)."""
+  import pandas as pd  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr import (authors_logs_claim,  # pylint: disable=g-import-not-at-top
+                                          authors_logs_figure)
+  game = ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=4),"
+          "env_seed=0)")
+  finals = {"VCFR (exploration draw)": 0.2, "PSRLCFR": 0.1,
+            "PSRLCFR (br_dirc)": 0.3}
+  iterations = (1, 290, 1_100, 3_001, 9_000, 20_000)
+  frame = pd.DataFrame([
+      {"game": game, "algorithm": name, "iteration": iteration,
+       "episodes": 2 * iteration, "metric": "nash_conv", "seed": 0,
+       "value": final * (2.0 if iteration < 9_000 else 1.0)}
+      for name, final in finals.items() for iteration in iterations])
+  settings = settings_for(EXPERIMENTS["vcfr_information"], "paper")
+  claim, = authors_logs_claim(frame, settings)
+  assert claim.verdict == "holds partly"
+  assert claim.setting == "paper setting (authors' logged design)"
+  # Rounds 300, 1,000, 3,000 read iterations 290, 1,100, 3,001 (x2 values);
+  # round 9,600 reads iteration 9,000.
+  assert "VCFR (exploration draw) 0.400/0.400/0.400/0.200" in claim.ours
+  assert "0.483/0.323/0.268/0.134" in claim.paper_value
+  assert authors_logs_claim(frame[frame.iteration < 9_000], settings) == []
+  assert [path.suffix for path in authors_logs_figure(
+      frame, tmp_path / "logs")] == [".png", ".pdf"]

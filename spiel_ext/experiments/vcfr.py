@@ -30,13 +30,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pyspiel
 
 from spiel_ext.experiments.spec import (Experiment, Scale, Settings,
                                         command_for)
-from spiel_ext.results.figures import line_figure
+from spiel_ext.results.figures import draw_lines, line_figure, save_figure
 from spiel_ext.results.labels import game_label
 from spiel_ext.results.report import PAPER_SETTING, Choice, Claim, Variant
 from spiel_ext.results.tables import write_table
@@ -377,6 +378,36 @@ def authors_logs_claim(frame: pd.DataFrame,
       command_for(settings), "paper setting (authors' logged design)")]
 
 
+def authors_logs_figure(frame: pd.DataFrame, path: Path) -> list[Path]:
+  """Our Leduc(4) curves of the authors' three logged learners (mean and
+  band over environments) with their logged values as markers."""
+  data = _with_environment(frame[frame.metric == "nash_conv"])
+  data = data[(data.environment == "unknown Leduc(4)") &
+              data.algorithm.isin(list(AUTHORS_LEDUC4_LOGS))]
+  if data.empty:
+    return []
+  figure, axis = plt.subplots(figsize=(6.4, 4.2))
+  colors = dict(zip(AUTHORS_LEDUC4_LOGS, ("C0", "C1", "C2")))
+  draw_lines(axis, data, "nash_conv", line_order=list(AUTHORS_LEDUC4_LOGS),
+             colors=colors)
+  for name, values in AUTHORS_LEDUC4_LOGS.items():
+    axis.plot([r + 1 for r in AUTHORS_LEDUC4_ROUNDS], values, "x",
+              color=colors[name], markersize=8,
+              label=f"{name}: the authors' log (one environment)")
+  axis.legend(fontsize=7)
+  axis.set_title("Unknown Leduc(4): our runs and the authors' logs",
+                 fontsize=10)
+  return save_figure(figure, path)
+
+
+def _summarize_information(frame: pd.DataFrame, settings: Settings,
+                           folder: Path) -> tuple[list[Path], list[Path]]:
+  figures, tables = _summarize(_INFORMATION)(frame, settings, folder)
+  figures += authors_logs_figure(
+      frame, folder / "figures" / "authors_logs_leduc4")
+  return figures, tables
+
+
 def information_claims(frame: pd.DataFrame, settings: Settings,
                        folder: Path) -> list[Claim]:
   del folder
@@ -624,7 +655,7 @@ VCFR_INFORMATION = Experiment(
                 iteration_caps=tuple((name, _NETWORK_ITERATIONS)
                                      for name in _NETWORKS)),
     metrics=("nash_conv",),
-    summarize=_summarize(_INFORMATION),
+    summarize=_summarize_information,
     cost="quick: about 2 minutes; paper (Leduc(4), 5 environments, 20,000 "
          "iterations, the networks' runs capped at 500): about 40 minutes "
          "with --workers=2",
