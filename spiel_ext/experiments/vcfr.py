@@ -328,8 +328,10 @@ def ablation_claims(frame: pd.DataFrame, settings: Settings,
        "another learner seed are level (within two standard errors)", "ablation: noise floor"),
       ("VFSP", "VFSP (replicate)", "Noise floor: VFSP and itself with "
        "another learner seed are level (within two standard errors)", "ablation: noise floor")],
-      replicates={"VDCFR": "VDCFR (replicate)",
-                  "VFSP": "VFSP (replicate)"})
+      # The fitted-Q pair has no replicate of its own: VFSP's, the first,
+      # is the nearer learner.
+      replicates={"VFSP": "VFSP (replicate)",
+                  "VDCFR": "VDCFR (replicate)"})
 
 
 # The authors' own logs on one unknown Leduc(4) (their game 10, NashConv,
