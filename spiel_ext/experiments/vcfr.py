@@ -105,7 +105,7 @@ def _summarize(order):
         panel="environment", x="episodes",
         line_order=[name for name in order if name in set(data.algorithm)],
         title="NashConv on the true game vs episodes (mean, 90% band over "
-        "environments)")
+        "environments)", runs="environment")
     tables = write_table(final_table(frame), folder / "tables" / "final",
                          caption="After the last iteration, mean over "
                          "environment seeds")
@@ -391,7 +391,7 @@ def authors_logs_figure(frame: pd.DataFrame, path: Path) -> list[Path]:
   figure, axis = plt.subplots(figsize=(6.4, 4.2))
   colors = dict(zip(AUTHORS_LEDUC4_LOGS, ("C0", "C1", "C2")))
   draw_lines(axis, data, "nash_conv", line_order=list(AUTHORS_LEDUC4_LOGS),
-             colors=colors)
+             colors=colors, runs="environment")
   for name, values in AUTHORS_LEDUC4_LOGS.items():
     axis.plot([r + 1 for r in AUTHORS_LEDUC4_ROUNDS], values, "x",
               color=colors[name], markersize=8,

@@ -70,9 +70,12 @@ def draw_lines(axis, data: pd.DataFrame, metric: str, *,
                line_order: Sequence[str] | None = None,
                dashed: Sequence[str] = (),
                reference: dict[str, float] | None = None,
-               colors: dict[str, str] | None = None) -> None:
+               colors: dict[str, str] | None = None,
+               runs: str = "seed") -> None:
   """One line per ``line`` value of ``data`` (rows of one panel): the mean
-  and 90% band of ``metric`` over seeds, on ``axis``."""
+  and 90% band of ``metric`` over seeds, on ``axis``; the legend counts
+  them as ``runs`` ("seed", or "environment" where each row at an ``x`` is
+  another game)."""
   data = data[data.metric == metric]
   lines = list(line_order or dict.fromkeys(data[line]))
   cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -86,7 +89,7 @@ def draw_lines(axis, data: pd.DataFrame, metric: str, *,
     style = (dict(linestyle="--", marker="o", markersize=3)
              if name in dashed else {})
     axis.plot(stats.index, stats["mean"], color=color,
-              label=f"{name} ({seeds} seed{'s' if seeds > 1 else ''})",
+              label=f"{name} ({seeds} {runs}{'s' if seeds > 1 else ''})",
               **style)
     if seeds > 1:
       axis.fill_between(stats.index, stats["low"], stats["high"],
@@ -110,7 +113,8 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
                 title: str | None = None,
                 line_order: Sequence[str] | None = None,
                 dashed: Sequence[str] = (),
-                reference: dict[str, float] | None = None) -> list[Path]:
+                reference: dict[str, float] | None = None,
+                runs: str = "seed") -> list[Path]:
   """Draws ``metric`` vs ``x``: a panel per ``panel`` value, a line per
   ``line`` value, mean and 90% band over seeds. Returns the files written.
 
@@ -118,6 +122,8 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
     reference: optional {label: y} horizontal reference lines.
     dashed: lines drawn dashed with markers (references that other lines
       may cover).
+    runs: what the band is over, as the legend counts it (see
+      :func:`draw_lines`).
   """
   data = frame[frame.metric == metric]
   if data.empty:
@@ -128,7 +134,7 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
   for axis, panel_value in zip(axes[0], panels):
     draw_lines(axis, data[data[panel] == panel_value], metric, line=line,
                x=x, log_x=log_x, log_y=log_y, line_order=line_order,
-               dashed=dashed, reference=reference)
+               dashed=dashed, reference=reference, runs=runs)
     axis.set_title(game_label(str(panel_value)) if panel == "game"
                    else str(panel_value), fontsize=10)
   figure.suptitle(title or f"{metric_label(metric)} "
