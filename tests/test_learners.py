@@ -245,6 +245,21 @@ def test_model_free_learners_converge_on_unknown_kuhn(learner):
     learner(game, epsilon=-1.0)
 
 
+def _straight_and_restored(learner, game: str, iterations: int):
+  """Two learners of one seed after 2 x ``iterations`` iterations: one run
+  straight, one pickled and restored half-way."""
+  import pickle  # pylint: disable=g-import-not-at-top
+  straight, interrupted = learner(game, seed=2), learner(game, seed=2)
+  for _ in range(iterations):
+    straight.evaluate_and_update_policy()
+    interrupted.evaluate_and_update_policy()
+  restored = pickle.loads(pickle.dumps(interrupted))
+  for _ in range(iterations):
+    straight.evaluate_and_update_policy()
+    restored.evaluate_and_update_policy()
+  return straight, restored
+
+
 @pytest.mark.parametrize("learner", MODEL_BASED_LEARNERS + [
     pytest.param(functools.partial(VCFRLearner, base="dcfr"), id="VDCFR"),
     pytest.param(OutcomeSamplingLearner, id="MCCFR-OS"),
@@ -252,16 +267,8 @@ def test_model_free_learners_converge_on_unknown_kuhn(learner):
 def test_a_pickled_learner_continues_exactly(learner):
   """Checkpoints: a learner pickled mid-run and restored continues with the
   same episodes and strategies as one never interrupted."""
-  import pickle  # pylint: disable=g-import-not-at-top
-  game = true_game_string("spiel_ext_bid_leduc(max_bid=1)", 3)
-  straight, interrupted = learner(game, seed=2), learner(game, seed=2)
-  for _ in range(30):
-    straight.evaluate_and_update_policy()
-    interrupted.evaluate_and_update_policy()
-  restored = pickle.loads(pickle.dumps(interrupted))
-  for _ in range(30):
-    straight.evaluate_and_update_policy()
-    restored.evaluate_and_update_policy()
+  straight, restored = _straight_and_restored(
+      learner, true_game_string("spiel_ext_bid_leduc(max_bid=1)", 3), 30)
   assert restored.episodes == straight.episodes == 120
   np.testing.assert_array_equal(restored.average_strategy(),
                                 straight.average_strategy())
@@ -282,16 +289,8 @@ def test_network_bonus_learners_run_and_a_pickled_one_continues_exactly(
   KL at the drawn reward, which skips its first call): a few iterations
   run, and a learner pickled mid-run continues as one never interrupted."""
   pytest.importorskip("torch")
-  import pickle  # pylint: disable=g-import-not-at-top
-  game = true_game_string("kuhn_poker", 3)
-  straight, interrupted = learner(game, seed=2), learner(game, seed=2)
-  for _ in range(4):
-    straight.evaluate_and_update_policy()
-    interrupted.evaluate_and_update_policy()
-  restored = pickle.loads(pickle.dumps(interrupted))
-  for _ in range(4):
-    straight.evaluate_and_update_policy()
-    restored.evaluate_and_update_policy()
+  straight, restored = _straight_and_restored(
+      learner, true_game_string("kuhn_poker", 3), 4)
   assert restored.episodes == straight.episodes == 16
   np.testing.assert_array_equal(restored.average_strategy(),
                                 straight.average_strategy())
