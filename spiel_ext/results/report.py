@@ -14,7 +14,7 @@ from typing import Sequence
 
 from spiel_ext.files import atomic_write
 
-VERDICTS = ("holds", "holds partly", "does not hold", "not run")
+from spiel_ext.analysis.claims import VERDICTS
 
 
 PAPER_SETTING = "paper setting"

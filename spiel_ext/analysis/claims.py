@@ -1,0 +1,170 @@
+"""A paper's claims as data.
+
+An experiment declares each claim once, as a :class:`ClaimSpec`: the
+statement and the paper's value, a *measure* (a pure function from the run's
+results to our numbers), the rule that turns those numbers into a verdict
+(*holds if*), and the artefact it cites as an object (:class:`Artefact`, a
+figure or table the experiment writes), never a path string.
+:func:`spiel_ext.results.claims.judge` turns the declarations into the
+reproduction report's rows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import pandas as pd
+
+VERDICTS = ("holds", "holds partly", "does not hold", "not run")
+
+_KINDS = {"figure": ("figures", "png"), "table": ("tables", "md")}
+
+
+@dataclasses.dataclass(frozen=True)
+class Artefact:
+  """A figure or table an experiment writes into its run folder.
+
+  Attributes:
+    kind: "figure" (``figures/<name>.png``) or "table" (``tables/<name>.md``).
+    name: the file's stem, e.g. "thresholds".
+  """
+  kind: str
+  name: str
+
+  def __post_init__(self):
+    if self.kind not in _KINDS:
+      raise ValueError(f"Artefact kind must be one of {sorted(_KINDS)}; got "
+                       f"{self.kind!r}.")
+
+  @property
+  def relative_path(self) -> str:
+    """Where it is inside a run folder: ``tables/thresholds.md``."""
+    folder, extension = _KINDS[self.kind]
+    return f"{folder}/{self.name}.{extension}"
+
+  def path(self, folder: Path) -> Path:
+    """The file in the run folder ``folder``."""
+    return Path(folder) / self.relative_path
+
+  def cited_as(self, experiment: str) -> str:
+    """How the report names it: ``<experiment>/tables/thresholds.md``."""
+    return f"{experiment}/{self.relative_path}"
+
+
+def figure(name: str) -> Artefact:
+  return Artefact("figure", name)
+
+
+def table(name: str) -> Artefact:
+  return Artefact("table", name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Threshold:
+  """A verdict from one number: holds if ``value <= holds_at`` (or ``>=``
+  with ``direction="at least"``), holds partly if it passes ``partly_at``,
+  else does not hold; NaN never holds.
+
+  Attributes:
+    holds_at: the bound that makes the claim hold.
+    partly_at: the looser bound for "holds partly" (None: no partial verdict).
+    direction: "at most" or "at least".
+  """
+  holds_at: float
+  partly_at: float | None = None
+  direction: str = "at most"
+
+  def __post_init__(self):
+    if self.direction not in ("at most", "at least"):
+      raise ValueError("Threshold direction must be 'at most' or 'at least'; "
+                       f"got {self.direction!r}.")
+
+  def describe(self, number: str = "{:g}") -> str:
+    """The rule in words, for the report: "holds: <= 0.05; holds partly:
+    <= 0.15" (each bound written with the format ``number``)."""
+    sign = "<=" if self.direction == "at most" else ">="
+    text = f"holds: {sign} {number.format(self.holds_at)}"
+    if self.partly_at is not None:
+      text += f"; holds partly: {sign} {number.format(self.partly_at)}"
+    return text
+
+  def verdict(self, value: float) -> str:
+    passes = operator.le if self.direction == "at most" else operator.ge
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+      return "does not hold"
+    if passes(value, self.holds_at):
+      return "holds"
+    if self.partly_at is not None and passes(value, self.partly_at):
+      return "holds partly"
+    return "does not hold"
+
+
+@dataclasses.dataclass(frozen=True)
+class Measurement:
+  """What a measure found for one row of the report.
+
+  Attributes:
+    ours: our numbers, as the report shows them.
+    value: what the claim's ``holds_if`` judges (a number for a
+      :class:`Threshold`; anything its rule function accepts).
+    setting: the variant label the verdict was judged on ("paper setting",
+      "ablation: <name>"); "" for an experiment without settings.
+    claim: the statement for this row when it names the case (a game, an
+      N); None uses the spec's statement.
+    paper_value: the paper's value for this row when it depends on the
+      case; None uses the spec's.
+  """
+  ours: str
+  value: Any = None
+  setting: str = ""
+  claim: str | None = None
+  paper_value: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class RunResults:
+  """A finished run as the measures see it: the results table, the settings
+  it ran with and its folder (snapshots and tables live there)."""
+  frame: pd.DataFrame
+  settings: Any
+  folder: Path
+
+
+Measure = Callable[[RunResults], "Measurement | Sequence[Measurement] | None"]
+Rule = Callable[[Any], str]
+
+
+@dataclasses.dataclass(frozen=True)
+class ClaimSpec:
+  """One claim of a paper, as data.
+
+  Attributes:
+    paper: the paper, by its authors' names and year.
+    statement: the claim, in our words.
+    paper_value: the paper's number ("qualitative" when it gives none).
+    measure: results -> one measurement, several (one per case or
+      setting), or None when the run holds nothing to judge.
+    holds_if: a :class:`Threshold` on ``Measurement.value``, or a named
+      function from it to a verdict (for rules over several numbers).
+    evidence: the figure or table the row cites.
+  """
+  paper: str
+  statement: str
+  paper_value: str
+  measure: Measure
+  holds_if: Threshold | Rule
+  evidence: Artefact
+
+  def verdict(self, value: Any) -> str:
+    rule = (self.holds_if.verdict if isinstance(self.holds_if, Threshold)
+            else self.holds_if)
+    verdict = rule(value)
+    if verdict not in VERDICTS:
+      raise ValueError(f"{self.statement!r}: holds_if gave {verdict!r}, not "
+                       f"one of {VERDICTS}.")
+    return verdict
+

@@ -1,0 +1,78 @@
+"""The algorithms several papers' experiments share: CFR, CFR+,
+chance-sampled CFR, XFP, GXFP, BUFP and OpenSpiel's own CFR.
+
+``random`` starts give each seed its own initial strategy: random
+cumulative regrets for the CFR family, a Dirichlet(1) strategy for
+fictitious play, as the papers' multi-start runs do.
+"""
+
+from __future__ import annotations
+
+from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
+                                  ChanceSampledCFRSolver, GXFPSolver,
+                                  XFPSolver)
+from spiel_ext.experiments.entries import AlgorithmEntry
+
+# Schulze's perturbed game: every action keeps probability >= this.
+GXFP_EPSILON = 0.01
+
+
+def build_openspiel_cfr(game: str, seed: int = 0):
+  """OpenSpiel's own Python ``cfr.CFRSolver`` (uniform start; ``seed`` is
+  unused: the solver is deterministic)."""
+  del seed
+  from spiel_ext.engine import load_game  # pylint: disable=g-import-not-at-top
+  from open_spiel.python.algorithms import cfr  # pylint: disable=g-import-not-at-top
+  return cfr.CFRSolver(load_game(game))
+
+
+COMMON_ALGORITHMS = (
+    AlgorithmEntry(CFRSolver, {"random_init": True}, "CFR",
+                   description="vanilla CFR, random initial regrets"),
+    AlgorithmEntry(CFRSolver, {}, "CFR (uniform)",
+                   description="vanilla CFR from the uniform strategy "
+                   "(OpenSpiel's start)", seeded=False),
+    AlgorithmEntry(CFRPlusSolver, {"random_init": True}, "CFR+",
+                   description="CFR+, random initial regrets"),
+    AlgorithmEntry(ChanceSampledCFRSolver, {}, "CS-CFR",
+                   description="chance-sampled CFR as RLCard's CFR agent "
+                   "(uniform start; the seed drives the chance draws)"),
+    AlgorithmEntry(CFRSolver, {"random_init": True,
+                               "alternating_updates": False},
+                   "CFR (simultaneous)", description="vanilla CFR with "
+                   "simultaneous updates, random initial regrets"),
+    AlgorithmEntry(XFPSolver, {"initial_policy": "random"}, "XFP",
+                   description="XFP, random initial strategy"),
+    AlgorithmEntry(XFPSolver, {"initial_policy": "random",
+                               "alternating_updates": True},
+                   "XFP (alternating)", description="XFP with alternating "
+                   "updates, random initial strategy"),
+    AlgorithmEntry(XFPSolver, {"initial_policy": "random",
+                               "min_action_prob": GXFP_EPSILON},
+                   f"XFP (eps={GXFP_EPSILON:g})", description=(
+                       f"XFP in the perturbed game (every action >= "
+                       f"{GXFP_EPSILON:g}), random initial strategy")),
+    AlgorithmEntry(GXFPSolver, {"initial_policy": "random"}, "GXFP",
+                   description="GXFP, random initial strategy"),
+    AlgorithmEntry(GXFPSolver, {"initial_policy": "random",
+                                "alternating_updates": True},
+                   "GXFP (alternating)", description="GXFP with alternating "
+                   "updates, random initial strategy"),
+    AlgorithmEntry(GXFPSolver, {"initial_policy": "random",
+                                "integer_counting": True},
+                   "GXFP (integer)", description="GXFP counting best "
+                   "decisions in integers, random initial strategy"),
+    AlgorithmEntry(GXFPSolver, {"initial_policy": "random",
+                                "min_action_prob": GXFP_EPSILON},
+                   f"GXFP (eps={GXFP_EPSILON:g})", description=(
+                       f"GXFP in the perturbed game (every action >= "
+                       f"{GXFP_EPSILON:g}), random initial strategy")),
+    AlgorithmEntry(BUFPSolver, {"stepsize": "ef",
+                                "initial_policy": "random"}, "BUFP(EF)",
+                   description="BUFP(EF), random initial strategy"),
+    AlgorithmEntry(BUFPSolver, {"stepsize": "x", "initial_policy": "random"},
+                   "BUFP(X)", description="BUFP(X), random initial strategy"),
+    AlgorithmEntry(build_openspiel_cfr, {}, "OpenSpiel CFR (Python)",
+                   description="OpenSpiel's cfr.CFRSolver, uniform start",
+                   seeded=False),
+)

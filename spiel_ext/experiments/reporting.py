@@ -1,0 +1,85 @@
+"""The reproduction report from every experiment's stored run."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from spiel_ext.files import atomic_write
+from spiel_ext.results.claims import RunResults, judge
+from spiel_ext.results.manifest import describe_session, read_manifest
+from spiel_ext.results.report import settings_table, write_report
+
+from spiel_ext.experiments.declaration import Experiment
+from spiel_ext.experiments.run_folder import stored_settings
+from spiel_ext.experiments.runner import command_for
+
+
+def report_section(name: str, experiment: Experiment, folder: Path,
+                   report: Path) -> dict[str, Any]:
+  """One experiment's section of the report from its run in ``folder``;
+  the figures and markdown tables it cites are copied next to the report
+  (``<report>_files/<experiment>/``)."""
+  try:
+    settings = stored_settings(folder)
+    manifest = read_manifest(folder)
+  except ValueError as error:
+    return {"scale": "no", "claims": [], "problem": str(error)}
+  if settings is None or not (folder / "results.parquet").exists():
+    return {"scale": "no", "claims": []}
+  try:
+    frame = pd.read_parquet(folder / "results.parquet")
+    if callable(experiment.claims):
+      claims = experiment.claims(frame, settings, folder)
+    else:
+      claims = judge(experiment.claims, RunResults(frame, settings, folder),
+                     name, command_for(settings))
+  except Exception as error:  # pylint: disable=broad-except
+    # One experiment's unreadable or partial results (say, a run with
+    # some algorithms left out) must not stop the report.
+    return {"scale": "no", "claims": [], "problem": (
+        f"its claims could not be read from {folder}: "
+        f"{type(error).__name__}: {error}")}
+  files = report.parent / f"{report.stem}_files"
+  outputs = []
+  for source in sorted(folder.glob("figures/*.png")) + sorted(
+      folder.glob("tables/*.md")):
+    target = atomic_write(files / name / source.relative_to(folder),
+                          source.read_bytes())
+    outputs.append(str(target.relative_to(report.parent)))
+  claims = [dataclasses.replace(claim, evidence=f"{files.name}/{claim.evidence}")
+            for claim in claims]
+  sessions = (manifest or {}).get("sessions") or frame.attrs.get(
+      "provenance", [])
+  return {"scale": settings.scale, "claims": claims, "outputs": outputs,
+          "sessions": [describe_session(session) for session in sessions],
+          "settings": settings_table(experiment.choices, experiment.variants)}
+
+
+def write_reproduction_report(experiments: dict[str, Experiment],
+                              output_dir: str | Path,
+                              path: str | Path | None = None) -> Path:
+  """The reproduction report from every experiment's results in
+  ``output_dir``, written to ``path`` (default
+  ``<output_dir>/reproduction.md``). A section whose experiment has no
+  results in ``output_dir`` keeps what the report at ``path`` said, if that
+  had results."""
+  path = Path(output_dir) / "reproduction.md" if path is None else Path(path)
+  sections = {name: report_section(name, experiment, Path(output_dir) / name,
+                                   path)
+              for name, experiment in experiments.items()
+              if experiment.claims is not None}
+  return write_report(path, sections, preamble=(
+      "Verdicts compare each paper statement with our numbers at the scale "
+      "shown; quick-scale runs use fewer iterations and seeds than the "
+      "papers. Each verdict names the setting it was judged on: the paper "
+      "setting (what the paper's text and the authors' code did; where the "
+      "paper is silent or the two disagree, each reading runs as its own "
+      "paper setting) or one of our ablations, whose row says how far it "
+      "moves the result. An experiment's settings table lists every choice "
+      "that can change a number. Evidence links point to copies of the "
+      "figures and tables next to this report. Under each heading, the runs "
+      "the results come from: versions, commit, host, times and command."))

@@ -1,0 +1,151 @@
+"""Running an experiment: its work units, a check of every (game,
+algorithm) before the folder is touched, the run itself (resuming what is on
+disk) and its snapshots."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
+from spiel_ext.executors.units import measure
+from spiel_ext.experiments.declaration import Experiment, Outputs, Settings
+from spiel_ext.experiments.metrics import metric_function
+from spiel_ext.experiments.run_folder import prepare_folder
+from spiel_ext.experiments.settings import evaluation_points
+from spiel_ext.results.lock import RunLock
+from spiel_ext.results.manifest import (read_manifest, session_record, utc_now,
+                                        write_manifest)
+from spiel_ext.results.store import load_results, write_merged
+
+
+def build_jobs(settings: Settings) -> list[Job]:
+  """One job per game x algorithm x seed."""
+  from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
+  caps = dict(settings.iteration_caps)
+  jobs = []
+  for game in settings.games:
+    for algorithm in settings.algorithms:
+      entry = ALGORITHMS[algorithm]
+      iterations = min(settings.iterations, caps.get(algorithm,
+                                                     settings.iterations))
+      seeds = settings.seeds if entry.seeded else 1
+      for seed in range(settings.first_seed, settings.first_seed + seeds):
+        unit = WorkUnit(settings.experiment, game, algorithm,
+                        entry.hyperparameters, seed, iterations,
+                        evaluation_points(iterations, settings.eval_every,
+                                          tuple(caps.values())),
+                        settings.metrics,
+                        tuple((name, metric, threshold) for owner, name,
+                              metric, threshold in settings.snapshots
+                              if owner == algorithm))
+        jobs.append(Job(unit, entry.factory,
+                        {name: metric_function(name) for name in settings.metrics}))
+  return jobs
+
+
+def load_snapshots(settings: Settings, folder: Path, name: str,
+                   game: str | None = None) -> dict[str, list[np.ndarray]]:
+  """{algorithm: [strategy of each seed, in seed order]} for the snapshot
+  ``name`` of every unit (of ``game`` only, if given); units that never took
+  it are left out."""
+  policies: dict[str, list[np.ndarray]] = {}
+  for job in build_jobs(settings):
+    if game is not None and job.unit.game != game:
+      continue
+    snapshot = unit_store(folder, job.unit).load_snapshot(name)
+    if snapshot is not None:
+      policies.setdefault(job.unit.algorithm, []).append(snapshot[1])
+  return policies
+
+
+def preflight(jobs: Sequence[Job]) -> None:
+  """Builds each (game, algorithm) once and measures its metrics on the
+  starting policy, so that a value only a solver can refuse (a game too
+  large to compile, an algorithm that needs another kind of game, a metric
+  the game lacks) is refused before the run folder is touched.
+
+  Raises:
+    ValueError: naming the algorithm, the game and what was wrong.
+  """
+  seen = set()
+  for job in jobs:
+    unit = job.unit
+    key = (unit.game, unit.algorithm, unit.hyperparameters)
+    if key in seen:
+      continue
+    seen.add(key)
+    try:
+      solver = job.make_solver(unit.game, seed=unit.seed,
+                               **dict(unit.hyperparameters))
+      measure(unit, job.metrics, solver.average_policy())
+    except (ValueError, TypeError, ImportError, MemoryError) as error:
+      raise ValueError(f"{unit.algorithm} on {unit.game}: {error}") from None
+
+
+def start_session(folder: Path, settings: Settings, jobs: Sequence[Job],
+                  resume: bool) -> dict[str, Any]:
+  """Writes the manifest with this run's units and a new session."""
+  manifest = None
+  if resume:
+    try:
+      manifest = read_manifest(folder)
+    except ValueError as error:
+      logging.warning("%s; writing a new one.", error)
+  sessions = list(manifest.get("sessions", [])) if manifest else []
+  sessions.append(session_record(resumed=resume))
+  manifest = {"experiment": settings.experiment,
+              "settings": json.loads(settings.as_json()),
+              "units": [job.unit.unit_id for job in jobs],
+              "sessions": sessions}
+  write_manifest(folder, manifest)
+  return manifest
+
+
+def run_experiment(experiment: Experiment, settings: Settings,
+                   output_dir: str | Path, executor: Any, *,
+                   checkpoint_every: int = 1000, resume: bool = False,
+                   overwrite: bool = False, quiet: bool = False,
+                   check_first: bool = True) -> Outputs:
+  """Runs (or resumes) an experiment and writes its figures and tables.
+
+  The run folder is locked for the whole run (:class:`RunLock`); its
+  manifest lists the run's units and records this session. With
+  ``check_first`` (a caller that ran :func:`preflight` itself passes False)
+  each (game, algorithm) is built once before the folder is touched.
+
+  Raises:
+    FolderLocked: another process is writing to the folder.
+    ValueError: a value a solver refuses (see :func:`preflight`), or the
+      folder holds another run (see :func:`prepare_folder`).
+    OutputError: a file could not be written (names the path).
+  """
+  folder = Path(output_dir) / experiment.name
+  jobs = build_jobs(settings)
+  if check_first:
+    preflight(jobs)
+  with RunLock(folder):
+    prepare_folder(folder, settings, resume, overwrite)
+    manifest = start_session(folder, settings, jobs, resume)
+    already_done = sum(unit_store(folder, job.unit).is_done()
+                       for job in jobs)
+    logging.info("%s: %d work units (%d finished before), results in %s",
+                 experiment.name, len(jobs), already_done, folder)
+    run_jobs(jobs, folder, executor, checkpoint_every, quiet,
+             label=experiment.name)
+    manifest["sessions"][-1]["finished_utc"] = utc_now()
+    write_manifest(folder, manifest)
+    frame = load_results(folder)
+    results = list(write_merged(folder, frame))
+    figures, tables = experiment.summarize(frame, settings, folder)
+  return Outputs(results, figures, tables, folder, len(jobs), already_done)
+
+
+def command_for(settings: Settings) -> str:
+  """The command that regenerates a run with these settings."""
+  return (f"python run_experiments.py --experiment={settings.experiment} "
+          f"--scale={settings.scale}")
