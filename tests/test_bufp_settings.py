@@ -68,7 +68,8 @@ def test_one_public_card_per_traversal_in_leduc():
   solver = ChanceSampledCFRSolver(tree, seed=2)
   start, members = tree.children_lists()
   for _ in range(20):
-    sample = solver._sample()  # pylint: disable=protected-access
+    # The drawn game's view: its chance probabilities are the draw.
+    sample = solver._sample().chance_prob  # pylint: disable=protected-access
     reached = np.empty(tree.num_histories)
     reached[0] = 1.0
     for h in range(1, tree.num_histories):

@@ -8,9 +8,12 @@ from open_spiel.python.algorithms import expected_game_score
 
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext.algorithms import FirstDecisions
+from spiel_ext.analysis.bufp_paper_values import (PAPER_TABLE_1, PAPER_TABLE_2,
+                                                  RLCARD_LEDUC_5)
+from spiel_ext.analysis.bufp_tables import (deviation_percentages,
+                                            head_to_head_cells)
 from spiel_ext.engine import compile_game
 from spiel_ext.eval.forced import force_actions
-from spiel_ext.experiments import bufp
 from spiel_ext.policy import to_tabular_policy
 
 
@@ -28,9 +31,9 @@ def test_paper_tables_give_the_section_5_2_percentages():
   (52.57 - 25.25) / 52.57 = 51.97%. Player 2: CFR's column average falls
   from 19.31 to -14.63 (33.94), BUFP(EF)'s from 19.96 to -28.98 (48.94):
   (48.94 - 33.94) / 33.94 = 44.20% (44.17% from unrounded averages)."""
-  table1 = {key: np.array([v]) for key, v in bufp.PAPER_TABLE_1.items()}
-  table2 = {key: np.array([v]) for key, v in bufp.PAPER_TABLE_2.items()}
-  result = bufp.deviation_percentages(table1, table2)
+  table1 = {key: np.array([v]) for key, v in PAPER_TABLE_1.items()}
+  table2 = {key: np.array([v]) for key, v in PAPER_TABLE_2.items()}
+  result = deviation_percentages(table1, table2)
   assert result["loss drop CFR"] == pytest.approx(19.10 + 33.47, abs=0.01)
   assert result["loss drop BUFP(EF)"] == pytest.approx(18.36 + 6.89, abs=0.01)
   assert result["recovered loss %"] == pytest.approx(
@@ -45,7 +48,7 @@ def test_paper_tables_give_the_section_5_2_percentages():
 
 
 def test_forced_call_and_head_to_head_equal_openspiel():
-  game = pyspiel.load_game(bufp.RLCARD_LEDUC_5.replace("ranks=5", "ranks=3"))
+  game = pyspiel.load_game(RLCARD_LEDUC_5.replace("ranks=5", "ranks=3"))
   tree = compile_game(game)
   first = FirstDecisions(player=0)(tree)
   a, b = _random_strategy(tree, 1), _random_strategy(tree, 2)
@@ -58,13 +61,12 @@ def test_forced_call_and_head_to_head_equal_openspiel():
   joint[tree.player_rows[1]] = b[tree.player_rows[1]]
   reference = expected_game_score.policy_value(
       game.new_initial_state(), [to_tabular_policy(tree, joint)] * 2)[0]
-  cells = bufp.head_to_head_cells(str(game), {"A": [a], "B": [b]},
-                                  forced=True)
+  cells = head_to_head_cells(str(game), {"A": [a], "B": [b]}, forced=True)
   assert cells["A", "B"][0] == pytest.approx(1000 * reference / 2, abs=1e-9)
   joint = a.copy()
   joint[tree.player_rows[1]] = b[tree.player_rows[1]]
-  unforced = bufp.head_to_head_cells(str(game), {"A": [a], "B": [b]},
-                                     forced=False)
+  unforced = head_to_head_cells(str(game), {"A": [a], "B": [b]},
+                                forced=False)
   value = expected_game_score.policy_value(
       game.new_initial_state(), [to_tabular_policy(tree, joint)] * 2)[0]
   assert unforced["A", "B"][0] == pytest.approx(1000 * value / 2, abs=1e-9)

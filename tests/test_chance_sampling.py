@@ -34,9 +34,9 @@ def test_sampled_values_are_unbiased():
   tree = compile_game("kuhn_poker")
   rng = np.random.default_rng(3)
   policy = tree.uniform_policy()
-  samples = np.array([tree.root_values(policy,
-                                       chance_prob=tree.sample_chance(rng))[0]
-                      for _ in range(20000)])
+  samples = np.array([
+      tree.with_model(chance_prob=tree.sample_chance(rng)).root_values(
+          policy)[0] for _ in range(20000)])
   exact = tree.root_values(policy)[0]
   assert abs(samples.mean() - exact) <= 5 * samples.std() / np.sqrt(20000)
 

@@ -34,7 +34,6 @@ from hypothesis import strategies as st
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext import algorithms
 from spiel_ext.algorithms import learners
-from spiel_ext.algorithms.fp_rules import BestDecision, EmpiricalStep
 from spiel_ext.algorithms.pref_cfr import (MAX_DEGREE,
                                            preference_best_response,
                                            preference_regret_matching)
@@ -53,85 +52,83 @@ UNKNOWN_KUHN = true_game_string("kuhn_poker", 2)
 EXAMPLE_TIME_LIMIT = 30
 
 
-def _fp_rules(fp_settings):
-  """FictitiousPlaySolver's ``rules``: GXFP's pair."""
-  return (BestDecision(fp_settings.even_split),
-          EmpiricalStep(fp_settings.min_action_prob))
-
-
 # Each public constructor with a valid value for every parameter (the
 # value the fuzzed parameter replaces). Pref-CFR runs on DCFR so that its
-# alpha, beta and gamma are used.
+# dcfr_alpha, dcfr_beta and dcfr_gamma are used; FictitiousPlaySolver runs
+# GXFP's pair of rules.
 CONSTRUCTORS = {
     "CFRSolver": (algorithms.CFRSolver, dict(
-        game=KUHN, alternating_updates=True, random_init=False,
+        game=KUHN, config=None, alternating_updates=True, random_init=False,
         init_scale=1.0, seed=0)),
     "CFRPlusSolver": (algorithms.CFRPlusSolver, dict(
-        game=KUHN, alternating_updates=True, random_init=False,
+        game=KUHN, config=None, alternating_updates=True, random_init=False,
         init_scale=1.0, seed=0)),
     "DCFRSolver": (algorithms.DCFRSolver, dict(
-        game=KUHN, alpha=1.5, beta=0.0, gamma=2.0, alternating_updates=True,
-        random_init=False, init_scale=1.0, seed=0)),
+        game=KUHN, config=None, alpha=1.5, beta=0.0, gamma=2.0,
+        alternating_updates=True, random_init=False, init_scale=1.0, seed=0)),
     "LCFRSolver": (algorithms.LCFRSolver, dict(
-        game=KUHN, alternating_updates=True, random_init=False,
+        game=KUHN, config=None, alternating_updates=True, random_init=False,
         init_scale=1.0, seed=0)),
     "ChanceSampledCFRSolver": (algorithms.ChanceSampledCFRSolver, dict(
-        game=KUHN, alternating_updates=False, linear_averaging=True,
-        correlated_chance=True, sampled_averaging=True, random_init=False,
-        seed=0)),
+        game=KUHN, config=None, alternating_updates=False,
+        linear_averaging=True, correlated_chance=True, sampled_averaging=True,
+        random_init=False, init_scale=1.0, seed=0)),
     "PrefCFRSolver": (algorithms.PrefCFRSolver, dict(
-        game=KUHN, preference={"Bet": 5.0}, vulnerability=0.05, where=None,
-        variant="rm", base="dcfr", alpha=1.5, beta=0.0, gamma=2.0,
-        vulnerability_unit="conditional", alternating_updates=True,
-        random_init=True, init_scale=1.0, seed=0)),
+        game=KUHN, config=None, preference={"Bet": 5.0}, vulnerability=0.05,
+        where=None, variant="rm", base="dcfr", dcfr_alpha=1.5, dcfr_beta=0.0,
+        dcfr_gamma=2.0, vulnerability_unit="conditional",
+        alternating_updates=True, random_init=True, init_scale=1.0, seed=0)),
     "RegretMinimizationSolver": (algorithms.RegretMinimizationSolver, dict(
-        game=KUHN, regret_rule=PlainRegrets(), averaging=PowerAveraging(1.0),
-        strategy_rule=RegretMatching(), alternating_updates=True,
-        random_init=True, init_scale=1.0, seed=0, hyperparameters=None)),
+        game=KUHN, config=None, regret_rule=PlainRegrets(),
+        averaging=PowerAveraging(1.0), strategy_rule=RegretMatching(),
+        alternating_updates=True, random_init=True, init_scale=1.0, seed=0)),
     "XFPSolver": (algorithms.XFPSolver, dict(
-        game=KUHN, save_oracles=False, alternating_updates=False,
+        game=KUHN, config=None, save_oracles=False, alternating_updates=False,
         renormalize=False, min_action_prob=0.0, initial_policy="random",
         tie_break="even", first_step_one=True, seed=0)),
     "GXFPSolver": (algorithms.GXFPSolver, dict(
-        game=KUHN, alternating_updates=False, integer_counting=True,
-        tie_break="lowest", min_action_prob=0.0, initial_policy="random",
-        seed=0)),
+        game=KUHN, config=None, alternating_updates=False,
+        integer_counting=True, tie_break="lowest", min_action_prob=0.0,
+        initial_policy="random", seed=0)),
     "BUFPSolver": (algorithms.BUFPSolver, dict(
-        game=KUHN, stepsize="ef", continuation=None,
+        game=KUHN, config=None, stepsize="ef", continuation=None,
         alternating_updates=False, tie_break="lowest", first_step_one=True,
         min_action_prob=0.0, initial_policy="random", seed=0)),
     "FictitiousPlaySolver": (algorithms.FictitiousPlaySolver, dict(
-        game=KUHN, rules=_fp_rules, alternating_updates=False,
+        game=KUHN, config=None, decision="best_decision", step="empirical",
+        renormalize=False, continuation="average", alternating_updates=False,
         initial_policy="uniform", min_action_prob=0.0, tie_break="lowest",
-        first_step_one=False, seed=0, hyperparameters=None)),
+        first_step_one=False, seed=0)),
+    "OpenSpielCFRAdapter": (algorithms.OpenSpielCFRAdapter, dict(
+        game=KUHN, config=None, kind="cfr")),
     "NaiveCFRLearner": (learners.NaiveCFRLearner, dict(
-        game=UNKNOWN_KUHN, model="draw", play="average", base="cfr",
-        alternating_updates=False, seed=0)),
+        game=UNKNOWN_KUHN, config=None, model="draw", play="average",
+        base="cfr", alternating_updates=False, seed=0)),
     "RandomLearner": (learners.RandomLearner, dict(
-        game=UNKNOWN_KUHN, model="draw", base="cfr",
+        game=UNKNOWN_KUHN, config=None, model="draw", base="cfr",
         alternating_updates=False, seed=0)),
     "PSRLCFRLearner": (learners.PSRLCFRLearner, dict(
-        game=UNKNOWN_KUHN, exploration="default", base="dcfr",
+        game=UNKNOWN_KUHN, config=None, exploration="default", base="dcfr",
         alternating_updates=False, seed=0)),
     "VCFRLearner": (learners.VCFRLearner, dict(
-        game=UNKNOWN_KUHN, design="exploration_draw", eta=0.005,
-        players="zero_sum", normalisation="median", information="conjugate",
-        kl_every=10, exploration=None, base="cfr", alternating_updates=False,
-        seed=0)),
+        game=UNKNOWN_KUHN, config=None, design="exploration_draw",
+        eta=0.005, players="zero_sum", normalisation="median",
+        information="conjugate", kl_every=10, exploration=None, base="cfr",
+        alternating_updates=False, seed=0)),
     "PosteriorFSPLearner": (learners.PosteriorFSPLearner, dict(
-        game=UNKNOWN_KUHN, seed=0)),
+        game=UNKNOWN_KUHN, config=None, seed=0)),
     "PosteriorVFSPLearner": (learners.PosteriorVFSPLearner, dict(
-        game=UNKNOWN_KUHN, eta=0.005, players="zero_sum",
+        game=UNKNOWN_KUHN, config=None, eta=0.005, players="zero_sum",
         normalisation="median", information="conjugate", kl_every=10,
         seed=0)),
     "OutcomeSamplingLearner": (learners.OutcomeSamplingLearner, dict(
-        game=UNKNOWN_KUHN, epsilon=0.1, seed=0)),
+        game=UNKNOWN_KUHN, config=None, epsilon=0.1, seed=0)),
     "FSPLearner": (learners.FSPLearner, dict(
-        game=UNKNOWN_KUHN, epsilon=0.1, learning_rate=0.1, buffer_size=2**14,
-        batch_size=64, seed=0)),
-    "VFSPLearner": (learners.VFSPLearner, dict(
-        game=UNKNOWN_KUHN, eta=0.005, epsilon=0.1, learning_rate=0.1,
+        game=UNKNOWN_KUHN, config=None, epsilon=0.1, learning_rate=0.1,
         buffer_size=2**14, batch_size=64, seed=0)),
+    "VFSPLearner": (learners.VFSPLearner, dict(
+        game=UNKNOWN_KUHN, config=None, eta=0.005, epsilon=0.1,
+        learning_rate=0.1, buffer_size=2**14, batch_size=64, seed=0)),
 }
 
 # ------------------------------------------------------------ the values
@@ -142,6 +139,7 @@ ODD_INTS = [0, 1, -1, 2, 3, 10, 64, 2**14, 2**16, 2**16 + 1, 2**22,
             2**22 + 1, 2**31, 2**63 - 1, 2**63, 2**64, -2**63, 10**18, 10**400]
 # Strings some parameter accepts (so that they are sometimes valid).
 CHOICES = ["cfr", "cfr+", "dcfr", "rm", "br", "uniform", "random", "ef", "x",
+           "best_decision", "belief", "realization", "empirical", "counting",
            "lowest", "even", "average", "best_response", "conjugate", "Bet",
            "conditional", "reach_weighted", "draw", "mean", "current",
            "default", "br_dirc", "cfr_draw", "exploration_draw",
@@ -166,6 +164,9 @@ EXTRA_VALUES = {
     "alpha": _floats(None, None, allow_infinity=False),
     "beta": _floats(None, None, allow_infinity=False),
     "gamma": _floats(0.0, 1000.0),
+    "dcfr_alpha": _floats(None, None, allow_infinity=False),
+    "dcfr_beta": _floats(None, None, allow_infinity=False),
+    "dcfr_gamma": _floats(0.0, 1000.0),
     "init_scale": _floats(0.0, 1e6, exclude_min=True),
     "preference": st.one_of(ODD_VALUES, _floats(1.0, 1e100)).map(
         lambda v: {"Bet": v}),

@@ -13,7 +13,9 @@ import pytest
 
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
-from spiel_ext.engine import (clear_compiled_trees, compile_game, load_game)
+from spiel_ext.engine import (STRATEGY_TOLERANCE, GameModel, StrategyTypeError,
+                               check_strategy, clear_compiled_trees,
+                               compile_game, load_game, regret_passes)
 from spiel_ext.engine.admission import SizeLimit, estimate_tree_bytes
 from spiel_ext.engine.compiler import compile_tree
 
@@ -382,20 +384,21 @@ def test_chance_and_utility_overrides_match_a_recursive_reference():
   chance_prob, utility = _overrides(tree, rng)
   strategy = rng.dirichlet(np.ones(2), size=tree.num_infosets)
   root, cfv = _reference(game, tree, strategy, chance_prob, utility)
-  np.testing.assert_allclose(tree.values(strategy, chance_prob, utility)[0],
+  model = tree.with_model(chance_prob, utility)
+  np.testing.assert_allclose(model.values(strategy)[0],
                              root, atol=1e-12)
   np.testing.assert_allclose(
-      tree.root_values(strategy, chance_prob, utility), root, atol=1e-12)
+      model.root_values(strategy), root, atol=1e-12)
   np.testing.assert_allclose(
-      tree.counterfactual_values(strategy, chance_prob, utility), cfv,
+      model.counterfactual_values(strategy), cfv,
       atol=1e-12)
-  reach = tree.reach(strategy, chance_prob)
+  reach = model.reach(strategy)
   assert reach[tree.terminals].prod(axis=1).sum() == pytest.approx(1.0)
   for player in range(2):
     rows = tree.player_rows[player]
     np.testing.assert_allclose(
-        tree.player_counterfactual_values(strategy, player, chance_prob,
-                                          utility).cfv, cfv[rows], atol=1e-12)
+        model.player_counterfactual_values(strategy, player).cfv, cfv[rows],
+        atol=1e-12)
     # The best response by brute force over the player's 2^6 pure
     # strategies, each valued by the reference recursion.
     best = -np.inf
@@ -404,8 +407,7 @@ def test_chance_and_utility_overrides_match_a_recursive_reference():
       profile[rows] = np.eye(2)[list(choice)]
       best = max(best, _reference(game, tree, profile, chance_prob,
                                   utility)[0][player])
-    value, _, _ = tree.best_response(strategy, player,
-                                     chance_prob=chance_prob, utility=utility)
+    value, _, _ = model.best_response(strategy, player)
     assert value == pytest.approx(best, abs=1e-12)
 
 
@@ -515,6 +517,89 @@ def test_a_checked_array_made_writeable_again_is_checked_again():
   chance_prob[np.flatnonzero(tree.parent == 0)] *= 0.5
   with pytest.raises(ValueError, match="chance_prob must hold"):
     tree.values(tree.uniform_policy(), chance_prob)
+
+
+# ------------------------------------------------------------ game views
+def test_a_model_view_is_checked_once_and_frozen():
+  tree = compile_game("kuhn_poker")
+  chance_prob, utility = _overrides(tree, np.random.default_rng(5))
+  strategy = tree.uniform_policy()
+  with pytest.warns(DeprecationWarning, match="with_model"):
+    expected = tree.values(strategy, chance_prob, utility)
+  assert chance_prob.flags.writeable  # The deprecated keywords copy.
+  view = tree.with_model(chance_prob, utility)
+  assert view.tree is tree and view.chance_prob is chance_prob
+  assert not chance_prob.flags.writeable
+  np.testing.assert_array_equal(view.values(strategy), expected)
+  assert view.model == GameModel(tree, chance_prob.copy(), utility.copy())
+  assert view.model != tree.model
+  chance_again, utility_again = view.model
+  assert chance_again is chance_prob and utility_again is view.utility
+  with pytest.raises(AttributeError):
+    view.model = tree.model
+  with pytest.raises(AttributeError):
+    view.model.utility = utility
+  with pytest.raises(ValueError, match="utility must be finite"):
+    tree.with_model(utility=np.full_like(utility, np.nan))
+
+
+def test_the_compiled_games_view_is_kept_while_in_use():
+  tree = compile_game("kuhn_poker")
+  view = tree.view()
+  assert tree.view() is view and tree.with_model() is view
+  assert view.model is tree.model
+  assert not view.chance_prob.flags.writeable
+  assert tree.chance_prob.flags.writeable
+  np.testing.assert_array_equal(view.chance_prob, tree.chance_prob)
+  strategy = tree.uniform_policy()
+  np.testing.assert_array_equal(view.values(strategy), tree.values(strategy))
+  for player in range(2):
+    np.testing.assert_array_equal(
+        regret_passes.player_counterfactual_values(view, strategy,
+                                                   player).cfv,
+        tree.player_counterfactual_values(strategy, player).cfv)
+
+
+def test_a_chance_sample_view_draws_as_sample_chance():
+  tree = compile_game("leduc_poker")
+  strategy = tree.uniform_policy()
+  for seed in range(3):
+    sample = tree.sample_chance(np.random.default_rng(seed))
+    view = tree.with_chance_sample(
+        np.random.default_rng(seed).random(tree.num_chance_nodes))
+    np.testing.assert_array_equal(view.chance_prob, sample)
+    assert not view.chance_prob.flags.writeable
+    np.testing.assert_array_equal(
+        view.root_values(strategy),
+        tree.with_model(chance_prob=sample).root_values(strategy))
+  with pytest.raises(ValueError, match="uniforms must be a float64 array"):
+    tree.with_chance_sample(np.zeros(3))
+
+
+def test_a_solver_takes_only_views_of_its_own_tree():
+  tree = compile_game("kuhn_poker")
+  solver = CFRSolver(tree)
+  solver.set_view(tree.with_model(utility=2.0 * tree.utility))
+  with pytest.raises(ValueError, match="view must be a GameView of this"):
+    solver.set_view(compile_game("leduc_poker").view())
+  with pytest.raises(ValueError, match="view must be a GameView of this"):
+    solver.set_view(tree)
+
+
+def test_one_strategy_check_in_the_engine():
+  tree = compile_game("kuhn_poker")
+  uniform = tree.uniform_policy()
+  assert check_strategy(tree, uniform) is uniform
+  with pytest.raises(ValueError, match="policy is not a strategy: at infoset"):
+    check_strategy(tree, uniform * 0.5)
+  with pytest.raises(StrategyTypeError,
+                     match="strategy must be an array of real numbers"):
+    check_strategy(tree, uniform.astype(object), "strategy")
+  assert issubclass(StrategyTypeError, TypeError)
+  assert issubclass(StrategyTypeError, ValueError)
+  check_strategy(tree, uniform + STRATEGY_TOLERANCE / 4)
+  with pytest.raises(ValueError, match="must be a float array of shape"):
+    tree.check_policy(uniform[:3])
 
 
 def test_clear_compiled_trees_then_compile_again():

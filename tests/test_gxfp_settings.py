@@ -17,11 +17,17 @@ import pytest
 from open_spiel.python.algorithms import cfr as openspiel_cfr
 
 import spiel_ext  # pylint: disable=unused-import
+from spiel_ext.analysis.claims import RunResults
+from spiel_ext.analysis.gxfp_asymmetric import drift_verdict
+from spiel_ext.analysis.gxfp_convergence import TIMING_FILE
 from spiel_ext.engine import compile_game
 from spiel_ext.eval import vnm
 from spiel_ext.experiments import gxfp
+from spiel_ext.experiments.gxfp.paper_values import vnm_game
 from spiel_ext.experiments.solvers import ALGORITHMS
-from spiel_ext.experiments.spec import settings_for, stored_settings
+from spiel_ext.experiments.spec import (command_for, settings_for,
+                                        stored_settings)
+from spiel_ext.results.claims import judge
 from test_runner import _run
 
 EXPERIMENTS = (gxfp.GXFP_VNM_ASYMMETRIC, gxfp.GXFP_VNM_RAISE,
@@ -75,7 +81,7 @@ def test_cfr_light_start_is_worth_about_one_iteration_of_openspiels_regret():
   is within a factor 3 of the light start's; the heavy U(0, 1) start is
   worth more than 20 iterations."""
   hands = 57
-  game = pyspiel.load_game(gxfp.vnm_game(hands, "raise"))
+  game = pyspiel.load_game(vnm_game(hands, "raise"))
   solver = openspiel_cfr.CFRSolver(game)
   solver.evaluate_and_update_policy()
   one_iteration = np.mean([
@@ -152,7 +158,7 @@ def test_cost_claim_reads_the_timing_taken_alone(convergence_run):
   worker times: a file saying XFP is 5x CFR turns it to "does not hold"."""
   settings = stored_settings(convergence_run)
   frame = pd.read_parquet(convergence_run / "results.parquet")
-  timing_file = convergence_run / "tables" / gxfp.TIMING_FILE
+  timing_file = convergence_run / "tables" / TIMING_FILE
   stored = json.loads(timing_file.read_text())
   assert set(stored) == {label for s in gxfp.SCHEDULES for role, label in
                          gxfp.schedule_roles(s).items()
@@ -161,7 +167,9 @@ def test_cost_claim_reads_the_timing_taken_alone(convergence_run):
   fake["XFP"] = 5e-3
   timing_file.write_text(json.dumps(fake))
   try:
-    claims = gxfp.convergence_claims(frame, settings, convergence_run)
+    claims = judge(gxfp.GXFP_CONVERGENCE.claims,
+                   RunResults(frame, settings, convergence_run),
+                   "gxfp_convergence", command_for(settings))
   finally:
     timing_file.write_text(json.dumps(stored))
   cost = {claim.setting: claim for claim in claims
@@ -180,7 +188,9 @@ def test_every_convergence_claim_names_its_setting(convergence_run):
   check."""
   settings = stored_settings(convergence_run)
   frame = pd.read_parquet(convergence_run / "results.parquet")
-  claims = gxfp.convergence_claims(frame, settings, convergence_run)
+  claims = judge(gxfp.GXFP_CONVERGENCE.claims,
+                 RunResults(frame, settings, convergence_run),
+                 "gxfp_convergence", command_for(settings))
   labels = {variant.label for variant in gxfp.GXFP_CONVERGENCE.variants}
   for claim in claims:
     assert claim.setting in labels or " vs " in claim.setting, claim
@@ -212,4 +222,4 @@ def test_fig1_mixing_verdict_needs_unperturbed_mixing(plain, perturbed,
                                                       verdict):
   """Player 2 mixing on 1% of hands unperturbed is no drift among mixed
   equilibria, whatever the perturbed run does."""
-  assert gxfp._drift_verdict(plain, perturbed) == verdict  # pylint: disable=protected-access
+  assert drift_verdict((plain, perturbed)) == verdict

@@ -242,6 +242,20 @@ def test_init_scale_scales_the_random_start():
     CFRSolver("kuhn_poker", random_init=True, init_scale=0.0)
 
 
+def _pickled_before_versioned_states(solver):
+  """What ``solver.__getstate__()`` returned before state formats were
+  versioned: the arrays, iteration, generator state and the constructor's
+  keywords as ``hyperparameters`` (DCFR's exponents as alpha, beta,
+  gamma), no version and no config."""
+  state = {key: value for key, value in solver.state_dict().items()
+           if key not in ("version", "config")}
+  hyperparameters = dict(solver.hyperparameters)
+  for name in ("alpha", "beta", "gamma"):
+    hyperparameters[name] = hyperparameters.pop(f"dcfr_{name}")
+  state["hyperparameters"] = hyperparameters
+  return {"state": state, "class": type(solver)}
+
+
 def test_a_checkpoint_from_before_the_unit_resumes_reach_weighted():
   """A solver pickled before ``cumulative_reach`` and ``vulnerability_unit``
   existed (beta was compared with R / T) resumes with that meaning,
@@ -255,7 +269,7 @@ def test_a_checkpoint_from_before_the_unit_resumes_reach_weighted():
   for _ in range(20):
     old.iteration()
     reference.iteration()
-  pickled = old.__getstate__()
+  pickled = _pickled_before_versioned_states(old)
   del pickled["state"]["cumulative_reach"]
   del pickled["state"]["hyperparameters"]["vulnerability_unit"]
   resumed = PrefCFRSolver.__new__(PrefCFRSolver)

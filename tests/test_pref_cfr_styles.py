@@ -21,7 +21,10 @@ from spiel_ext.engine import compile_game
 from spiel_ext.eval import (first_decision_distribution, hand_strategies,
                             profile_values)
 from spiel_ext.experiments import EXPERIMENTS
-from spiel_ext.experiments import pref_cfr_styles as styles
+from spiel_ext.analysis import pref_cfr_styles as styles
+from spiel_ext.analysis.poker_units import big_blind
+from spiel_ext.experiments.pref_cfr import settings as setup
+from spiel_ext.experiments.pref_cfr.style_claims import _shift_claim
 from spiel_ext.experiments.solvers import (ALGORITHMS, build_style_solver,
                                            is_raise, style_preference)
 from spiel_ext.policy import to_tabular_policy
@@ -234,18 +237,18 @@ def test_moves_and_big_blinds():
       "fold", "call", "raise", "all-in"]
   with pytest.raises(ValueError, match="Pass"):
     styles.move_group("Pass")
-  assert styles.big_blind(TINY_3P) == 2.0
-  assert styles.big_blind("leduc_poker(players=3)") == 1.0
-  assert styles.big_blind(LEDUC_BLINDS) == 2.0
-  assert styles.big_blind("spiel_ext_leduc(ante=3)") == 3.0
+  assert big_blind(TINY_3P) == 2.0
+  assert big_blind("leduc_poker(players=3)") == 1.0
+  assert big_blind(LEDUC_BLINDS) == 2.0
+  assert big_blind("spiel_ext_leduc(ante=3)") == 3.0
   with pytest.raises(ValueError, match="tic_tac_toe"):
-    styles.big_blind("tic_tac_toe")
+    big_blind("tic_tac_toe")
 
 
 def test_game_names_are_short_and_unique():
-  names = styles.game_names([*styles.GAMES, TINY_3P, TINY_3P.replace(
+  names = setup.game_names([*setup.GAMES, TINY_3P, TINY_3P.replace(
       "stack=12 12 12", "stack=14 14 14")])
-  assert [names[g] for g in styles.GAMES] == [
+  assert [names[g] for g in setup.GAMES] == [
       ("Leduc 2p", "leduc_2p"), ("hold'em 2p (fcpa)", "holdem_2p"),
       ("Leduc 3p", "leduc_3p"), ("hold'em 3p (fcpa)", "holdem_3p")]
   assert len({slug for _, slug in names.values()}) == len(names)
@@ -267,13 +270,13 @@ def test_shift_claims_say_where_a_move_is_not_offered():
   holdem = _result("H", 2, {
       "Normal": {"fold": 0.3, "call": 0.3, "raise": 0.4},
       "Loose-passive": {"fold": 0.01, "call": 0.9, "raise": 0.09}}, {})
-  claim = styles._shift_claim([leduc, holdem], "Loose-passive", "fold", -1,
+  claim = _shift_claim([leduc, holdem], "Loose-passive", "fold", -1,
                               "folds less", "5.4% -> 0.3%", "cmd")
   assert claim.verdict == "holds"
   assert "30.0% -> 1.0%" in claim.ours and "L: fold not offered" in claim.ours
-  assert styles._shift_claim([leduc], "Loose-passive", "fold", -1, "c", "p",
+  assert _shift_claim([leduc], "Loose-passive", "fold", -1, "c", "p",
                              "cmd").verdict == "not run"
-  assert styles._shift_claim([leduc, holdem], "Loose-passive", "raise", +1,
+  assert _shift_claim([leduc, holdem], "Loose-passive", "raise", +1,
                              "c", "p", "cmd").verdict == "does not hold"
 
 
@@ -312,16 +315,16 @@ def test_tiny_run_writes_figures_tables_and_claim_rows(tmp_path):
   for claim in ["lose little against Normal", "folds less", "calls more",
                 "raises more", "Three players", "converge like CFR"]:
     assert claim in text, claim
-  assert EXPERIMENTS["pref_cfr_styles"].quick.games == styles.GAMES
+  assert EXPERIMENTS["pref_cfr_styles"].quick.games == setup.GAMES
 
 
 @pytest.mark.slow
 def test_documented_game_sizes():
   """The sizes the module docstring and the README state."""
-  sizes = {styles.LEDUC_2P: (9457, 936), styles.HOLDEM_2P: (722801, 6384),
-           styles.LEDUC_3P: (1831601, 25800),
-           styles.HOLDEM_3P: (697937, 8864)}
+  sizes = {setup.LEDUC_2P: (9457, 936), setup.HOLDEM_2P: (722801, 6384),
+           setup.LEDUC_3P: (1831601, 25800),
+           setup.HOLDEM_3P: (697937, 8864)}
   for game, (histories, infosets) in sizes.items():
     tree = compile_game(game)
     assert (tree.num_histories, tree.num_infosets) == (histories, infosets)
-    assert f"{histories:,}" in styles.__doc__
+    assert f"{histories:,}" in setup.__doc__

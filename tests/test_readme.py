@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from _doc_blocks import python_blocks, run_block
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-_BLOCK = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
 
 
 def _python_blocks() -> list[tuple[int, str]]:
-  text = README.read_text()
-  return [(text[:match.start()].count("\n") + 1, match.group(1))
-          for match in _BLOCK.finditer(text)]
+  return python_blocks(README)
 
 
 def test_readme_has_python_blocks():
@@ -28,15 +27,15 @@ def test_readme_has_python_blocks():
                          ids=lambda value: f"line{value}"
                          if isinstance(value, int) else "")
 def test_readme_block_runs_on_its_own(line, code):
-  namespace = {"__name__": f"readme_block_line_{line}"}
-  exec(compile(code, f"README.md:{line}", "exec"), namespace)  # pylint: disable=exec-used
+  run_block(README, line, code)
 
 
 _INTERNAL = re.compile(r"[Ss]eed 00\d|\bSPEC\b|shared/|seeds/")
 
 
 def _user_facing_files() -> list[Path]:
-  files = [README, ROOT / "run_experiments.py", ROOT / "setup.py"]
+  files = [README, ROOT / "CONTRIBUTING.md", ROOT / "run_experiments.py",
+           ROOT / "setup.py"]
   files += sorted((ROOT / "spiel_ext").rglob("*.py"))
   return files
 

@@ -6,7 +6,6 @@ The interrupted unit is made the way a kill leaves it: rows and a checkpoint
 up to iteration 20, then rows up to 30 with no checkpoint after them.
 """
 
-import pickle
 import shutil
 import warnings
 
@@ -20,7 +19,8 @@ from spiel_ext.executors.local import _StoreSink
 from spiel_ext.executors.resume import unit_store
 from spiel_ext.executors.units import advance
 from spiel_ext.results.manifest import write_manifest
-from spiel_ext.results.store import UnitStore, load_results, row_check
+from spiel_ext.results.store import (UnitStore, encode_checkpoint,
+                                     load_results, row_check)
 
 import platform_fakes
 
@@ -209,8 +209,7 @@ def test_a_checkpoint_past_the_unit_end_is_not_trusted(tmp_path, reference):
   store = _interrupted(folder)
   checkpoint = store.load_checkpoint()
   checkpoint["iteration"] = 10**6
-  with open(store.checkpoint_path, "wb") as handle:
-    pickle.dump(checkpoint, handle)
+  store.checkpoint_path.write_bytes(encode_checkpoint(checkpoint))
   with pytest.warns(UserWarning, match="outside 0..40"):
     run_jobs([_job()], folder, make_executor("local"), 10, quiet=True)
   pd.testing.assert_frame_equal(reference, _rows(folder))

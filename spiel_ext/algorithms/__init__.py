@@ -6,23 +6,40 @@ Swap the import and nothing else::
     from spiel_ext.algorithms import discounted_cfr   # DCFR, LCFR
     from spiel_ext.algorithms import fictitious_play  # XFP (GXFP, BUFP)
 
-or import the classes from here. The numba kernels compile on first use
-(about 20 s once; the compiled code is cached on disk).
+or import the classes from here. Every solver's hyperparameters are its
+``Config`` (``CFRSolver.Config``, ...), a frozen dataclass; constructors
+take ``(game, config=None, **shortcuts)`` and every solver has the contract
+of :mod:`spiel_ext.algorithms.protocol` (``state_dict()``, ``progress()``,
+...). :class:`~spiel_ext.algorithms.openspiel.OpenSpielCFRAdapter` puts
+OpenSpiel's own Python CFR behind the same contract. The numba kernels
+compile on first use (about 20 s once; the compiled code is cached on
+disk).
 """
 
-from spiel_ext.algorithms.cfr import (CFRPlusSolver, CFRSolver, DCFRSolver,
-                                      LCFRSolver)
-from spiel_ext.algorithms.fictitious_play import (BUFPSolver,
+from spiel_ext.algorithms.cfr import (CFRConfig, CFRPlusConfig, CFRPlusSolver,
+                                      CFRSolver, DCFRConfig, DCFRSolver,
+                                      LCFRConfig, LCFRSolver)
+from spiel_ext.algorithms.fictitious_play import (BUFPConfig, BUFPSolver,
+                                                  FictitiousPlayConfig,
                                                   FictitiousPlaySolver,
-                                                  GXFPSolver, XFPSolver)
-from spiel_ext.algorithms.mccfr import ChanceSampledCFRSolver
-from spiel_ext.algorithms.pref_cfr import (FirstDecisions, PrefCFRSolver,
-                                           preference_degrees,
+                                                  GXFPConfig, GXFPSolver,
+                                                  XFPConfig, XFPSolver)
+from spiel_ext.algorithms.mccfr import (ChanceSampledCFRConfig,
+                                        ChanceSampledCFRSolver)
+from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
+                                            OpenSpielCFRConfig)
+from spiel_ext.algorithms.pref_cfr import (FirstDecisions, PrefCFRConfig,
+                                           PrefCFRSolver, preference_degrees,
                                            vulnerability_degrees)
-from spiel_ext.algorithms.regret import RegretMinimizationSolver
+from spiel_ext.algorithms.protocol import Progress, SolverProtocol
+from spiel_ext.algorithms.regret import (RegretMinimizationConfig,
+                                         RegretMinimizationSolver)
 
+# The solver classes and helpers. The configs are importable from here too
+# (and are each solver's ``Config``), as are the protocol's Progress and
+# SolverProtocol.
 __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
            "ChanceSampledCFRSolver", "PrefCFRSolver",
            "XFPSolver", "GXFPSolver", "BUFPSolver", "FictitiousPlaySolver",
-           "FirstDecisions", "RegretMinimizationSolver", "preference_degrees",
-           "vulnerability_degrees"]
+           "FirstDecisions", "RegretMinimizationSolver", "OpenSpielCFRAdapter",
+           "preference_degrees", "vulnerability_degrees"]

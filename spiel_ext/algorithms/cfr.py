@@ -27,19 +27,123 @@ Swap the import and nothing else::
       solver.evaluate_and_update_policy()
     policy = solver.average_policy()
 
-Each is a choice of rules (:data:`regret_rules.CFR_BASES`) for
-:class:`RegretMinimizationSolver`. The numba kernels compile on first use
-(about 20 s once; the compiled code is cached on disk).
+Each solver's hyperparameters are its ``Config`` (``CFRSolver.Config`` is
+:class:`CFRConfig`, and so on), whose ``rules()`` names the variant's three
+rules (:mod:`spiel_ext.algorithms.regret_rules`) for
+:class:`RegretMinimizationSolver`; ``CFRSolver(game)``,
+``CFRSolver(game, alternating_updates=False)`` and
+``CFRSolver(game, CFRSolver.Config(alternating_updates=False))`` are the
+same solver. The numba kernels compile on first use (about 20 s once; the
+compiled code is cached on disk).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import pyspiel
 
-from spiel_ext.algorithms.regret import RegretMinimizationSolver
-from spiel_ext.algorithms.regret_rules import (CFR_BASES, RegretMatching,
+from spiel_ext.algorithms.base import SolverConfig, set_field
+from spiel_ext.algorithms.regret import (REGRET_OPTIONS_DOC,
+                                         RegretMinimizationSolver,
+                                         check_regret_options)
+from spiel_ext.algorithms.regret_rules import (AveragingRule,
+                                               DiscountedRegrets,
+                                               PlainRegrets, PlusRegrets,
+                                               PowerAveraging, RegretMatching,
+                                               RegretRule, StrategyRule,
                                                check_dcfr_parameters)
 from spiel_ext.engine import GameTree
+
+Rules = tuple[RegretRule, AveragingRule, StrategyRule]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _RegretMatchingConfig(SolverConfig):
+  """The options of a regret-matching variant with fixed rules."""
+
+  alternating_updates: bool = True
+  random_init: bool = False
+  init_scale: float = 1.0
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    check_regret_options(self)
+
+  def rules(self) -> Rules:
+    raise NotImplementedError
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class CFRConfig(_RegretMatchingConfig):
+  __doc__ = f"""Vanilla CFR's hyperparameters: plain regrets, uniform
+  average, regret matching.
+
+  Attributes:{REGRET_OPTIONS_DOC}
+  """
+
+  def rules(self) -> Rules:
+    return PlainRegrets(), PowerAveraging(0.0), RegretMatching()
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class CFRPlusConfig(_RegretMatchingConfig):
+  __doc__ = f"""CFR+'s hyperparameters: regrets floored at 0 (regret
+  matching+), linear average, regret matching.
+
+  Attributes:{REGRET_OPTIONS_DOC}
+  """
+
+  def rules(self) -> Rules:
+    return PlusRegrets(), PowerAveraging(1.0), RegretMatching()
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class LCFRConfig(_RegretMatchingConfig):
+  __doc__ = f"""Linear CFR's hyperparameters: DCFR with alpha = beta =
+  gamma = 1.
+
+  Attributes:{REGRET_OPTIONS_DOC}
+  """
+
+  def rules(self) -> Rules:
+    return DiscountedRegrets(1.0, 1.0), PowerAveraging(1.0), RegretMatching()
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class DCFRConfig(SolverConfig):
+  __doc__ = f"""Discounted CFR's hyperparameters.
+
+  Attributes:
+    alpha: exponent of the positive-regret discount t^alpha / (t^alpha +
+      1), any finite number (default 1.5).
+    beta: exponent of the negative-regret discount t^beta / (t^beta + 1),
+      any finite number (default 0: negative regrets are halved).
+    gamma: exponent of the averaging weight t^gamma, a number in [0, 1000]
+      (default 2; see ``regret_rules.MAX_GAMMA``).{REGRET_OPTIONS_DOC}
+  """
+
+  alpha: float = 1.5
+  beta: float = 0.0
+  gamma: float = 2.0
+  alternating_updates: bool = True
+  random_init: bool = False
+  init_scale: float = 1.0
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    alpha, beta, gamma = check_dcfr_parameters(self.alpha, self.beta,
+                                               self.gamma)
+    set_field(self, "alpha", alpha)
+    set_field(self, "beta", beta)
+    set_field(self, "gamma", gamma)
+    check_regret_options(self)
+
+  def rules(self) -> Rules:
+    return (DiscountedRegrets(self.alpha, self.beta),
+            PowerAveraging(self.gamma), RegretMatching())
+
 
 _POLICIES = """
   ``current_policy()`` returns the same TabularPolicy on every call, updated
@@ -48,51 +152,28 @@ _POLICIES = """
   either; ``tabular_average_policy()`` gives a ``pyspiel.TabularPolicy``.
 """
 
-_COMMON_ARGS = """
-    alternating_updates: True (default, as OpenSpiel) to update players in
-      turn, each against the strategies the previous update left; False to
-      update all players from the same profile.
-    random_init: False (default, OpenSpiel's start: zero regrets, uniform
-      strategy) or True to start from cumulative regrets and cumulative
-      policies drawn from U(0, init_scale) with ``seed``.
-    init_scale: the random start's upper end, in (0, 1e6] (default 1, the
-      Pref-CFR authors' U(0, 1)); a start of scale s weighs about as much
-      as s / (payoff range) iterations of regret.
-    seed: an int in 0..2**63 - 1 (default 0) or None, seeding
-      ``random_init``.
+_ARGS = """
+    config: the solver's ``Config`` (default: its defaults; see it for
+      every hyperparameter).
+    shortcuts: the config's fields as keywords, e.g.
+      ``alternating_updates=False``, ``random_init=True``, ``seed=3``.
 """
 
 
-class _FixedRulesSolver(RegretMinimizationSolver):
-  """A CFR_BASES entry with fixed parameters and regret matching; the
-  subclass names the entry in ``_BASE = (name, parameters)``."""
-
-  _BASE: tuple[str, tuple[float, ...]] = ("cfr", ())
-
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               alternating_updates: bool = True, random_init: bool = False,
-               init_scale: float = 1.0, seed: int | None = 0):
-    name, parameters = self._BASE
-    regret_rule, averaging = CFR_BASES[name](*parameters)
-    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=RegretMatching(),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, init_scale=init_scale,
-                     seed=seed, hyperparameters=dict(
-                         alternating_updates=alternating_updates,
-                         random_init=random_init, init_scale=init_scale))
-
-
-class CFRSolver(_FixedRulesSolver):
+class CFRSolver(RegretMinimizationSolver):
   __doc__ = f"""Vanilla CFR; matches OpenSpiel's ``cfr.CFRSolver`` (and
   pyspiel's C++ ``CFRSolver``) iterate for iterate.
   {_POLICIES}
   Args:
     game: a pyspiel game, a game string (``"leduc_poker"``) or a compiled
       GameTree: any sequential game with perfect-recall infostate strings,
-      any number of players, zero-sum or not.{_COMMON_ARGS}
+      any number of players, zero-sum or not.{_ARGS}
+  The hyperparameters (:class:`CFRConfig`): ``alternating_updates`` (True),
+  ``random_init`` (False), ``init_scale`` (1) and ``seed`` (0).
+
   Raises:
-    TypeError: a bool option that is not a bool, or ``seed`` not an int.
+    TypeError: a bool option that is not a bool, ``seed`` not an int, or a
+      keyword that is no field of the config.
     ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
       compile.
 
@@ -104,15 +185,17 @@ class CFRSolver(_FixedRulesSolver):
     spiel_ext.eval.nash_conv(solver.game, solver.average_policy())  # ~2e-3
   """
 
-  _BASE = ("cfr", ())
+  Config = CFRConfig
 
 
-class CFRPlusSolver(_FixedRulesSolver):
+class CFRPlusSolver(RegretMinimizationSolver):
   __doc__ = f"""CFR+; matches OpenSpiel's ``cfr.CFRPlusSolver`` (and pyspiel's
   C++ ``CFRPlusSolver``) iterate for iterate.
   {_POLICIES}
   Args:
-    game: as for :class:`CFRSolver`.{_COMMON_ARGS}
+    game: as for :class:`CFRSolver`.{_ARGS}
+  The hyperparameters (:class:`CFRPlusConfig`): as :class:`CFRSolver`'s.
+
   Raises:
     TypeError, ValueError: as :class:`CFRSolver`.
 
@@ -123,7 +206,7 @@ class CFRPlusSolver(_FixedRulesSolver):
       solver.evaluate_and_update_policy()
   """
 
-  _BASE = ("cfr+", ())
+  Config = CFRPlusConfig
 
 
 class DCFRSolver(RegretMinimizationSolver):
@@ -141,12 +224,11 @@ class DCFRSolver(RegretMinimizationSolver):
   {_POLICIES}
   Args:
     game: as for :class:`CFRSolver`.
-    alpha: exponent of the positive-regret discount, any finite number
-      (default 1.5).
-    beta: exponent of the negative-regret discount, any finite number
-      (default 0: negative regrets are halved).
-    gamma: exponent of the averaging weight, a number in [0, 1000] (default
-      2; see ``regret_rules.MAX_GAMMA``).{_COMMON_ARGS}
+    args: OpenSpiel's positional form, ``alpha, beta, gamma`` in that
+      order (or a lone config).{_ARGS}
+  The hyperparameters (:class:`DCFRConfig`): ``alpha`` (1.5), ``beta``
+  (0), ``gamma`` (2), and as :class:`CFRSolver`'s.
+
   Raises:
     TypeError: as :class:`CFRSolver`.
     ValueError: alpha or beta not a finite number, gamma not in [0, 1000],
@@ -159,30 +241,25 @@ class DCFRSolver(RegretMinimizationSolver):
       solver.evaluate_and_update_policy()
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree,
-               alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, *,
-               alternating_updates: bool = True, random_init: bool = False,
-               init_scale: float = 1.0, seed: int | None = 0):
-    alpha, beta, gamma = check_dcfr_parameters(alpha, beta, gamma)
-    regret_rule, averaging = CFR_BASES["dcfr"](alpha, beta, gamma)
-    super().__init__(game, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=RegretMatching(),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, init_scale=init_scale,
-                     seed=seed, hyperparameters=dict(
-                         alpha=alpha, beta=beta, gamma=gamma,
-                         alternating_updates=alternating_updates,
-                         random_init=random_init, init_scale=init_scale))
+  Config = DCFRConfig
+  _POSITIONAL = ("alpha", "beta", "gamma")
+
+  def __init__(self, game: pyspiel.Game | str | GameTree, *args: Any,
+               config: DCFRConfig | None = None, **shortcuts: Any):
+    config = self._positional(args, config, shortcuts)
+    super().__init__(game, config, **shortcuts)
 
 
-class LCFRSolver(_FixedRulesSolver):
+class LCFRSolver(RegretMinimizationSolver):
   __doc__ = f"""Linear CFR; matches
   ``open_spiel.python.algorithms.discounted_cfr.LCFRSolver`` iterate for
   iterate: DCFR with alpha = beta = gamma = 1, so iteration t's regrets and
   average contribution weigh t.
   {_POLICIES}
   Args:
-    game: as for :class:`CFRSolver`.{_COMMON_ARGS}
+    game: as for :class:`CFRSolver`.{_ARGS}
+  The hyperparameters (:class:`LCFRConfig`): as :class:`CFRSolver`'s.
+
   Raises:
     TypeError, ValueError: as :class:`CFRSolver`.
 
@@ -193,4 +270,4 @@ class LCFRSolver(_FixedRulesSolver):
       solver.evaluate_and_update_policy()
   """
 
-  _BASE = ("dcfr", (1.0, 1.0, 1.0))
+  Config = LCFRConfig

@@ -14,10 +14,13 @@
 
 One core, two small parts: what is mixed in each iteration (a decision
 rule) and how it is mixed (a step rule); see
-:mod:`spiel_ext.algorithms.fp_rules`. The average strategy sigma_t is the
-solver's policy: ``current_policy()`` returns it as the same TabularPolicy on
-every call (updated in place), ``average_policy()`` as a fresh one. Swap the
-import and nothing else::
+:mod:`spiel_ext.algorithms.fp_rules`. :class:`FictitiousPlayConfig` names
+the pair (any decision rule with any step rule); the named variants' configs
+(:class:`XFPConfig`, :class:`GXFPConfig`, :class:`BUFPConfig`) hold their
+papers' options and say which pair they are (their ``composition()``). The
+average strategy sigma_t is the solver's policy: ``current_policy()``
+returns it as the same TabularPolicy on every call (updated in place),
+``average_policy()`` as a fresh one. Swap the import and nothing else::
 
     from spiel_ext.algorithms import fictitious_play   # was OpenSpiel's
     xfp_solver = fictitious_play.XFPSolver(game)
@@ -28,19 +31,20 @@ import and nothing else::
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+import dataclasses
+from typing import Any
 
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.base import Solver
-from spiel_ext.algorithms.checks import (check_bool, check_choice,
-                                         check_methods, short_repr)
+from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
+from spiel_ext.algorithms.checks import check_bool, check_choice, check_seed
 from spiel_ext.algorithms.fp_rules import (BeliefDecision, BestDecision,
                                            CountingStep, DecisionRule,
                                            EmpiricalStep, FPArrays,
                                            FullBestResponse, RealizationStep,
                                            StepRule)
+from spiel_ext.algorithms.protocol import config_to_plain
 from spiel_ext.engine import GameTree
 from spiel_ext.policy import (PolicyLike, as_strategy, mix_in,
                               check_min_action_prob)
@@ -49,29 +53,22 @@ TIE_RULES = ("lowest", "even")
 INITIAL_POLICIES = ("uniform", "random")
 STEPSIZES = ("ef", "x")
 CONTINUATIONS = ("average", "best_response")
-
-
-class FPSettings(NamedTuple):
-  """What the rules of a fictitious-play solver are built from."""
-  tree: GameTree
-  min_action_prob: float
-  even_split: bool
-
-
-RuleFactory = Callable[[FPSettings], tuple[DecisionRule, StepRule]]
+# The decision rules and step rules a FictitiousPlayConfig can name.
+DECISIONS = ("best_response", "best_decision", "belief")
+STEPS = ("realization", "empirical", "counting")
 
 _COMMON_ARGS = """
     min_action_prob: eps >= 0 of the perturbed game, below 1/|A| for the
-      largest |A| (default 0): every mixed-in decision plays each legal
-      action with probability at least eps, and best responses are taken in
-      that restricted space (Schulze 2023, eq. 24).
+      largest |A| (default 0; checked against the game when the solver is
+      built): every mixed-in decision plays each legal action with
+      probability at least eps, and best responses are taken in that
+      restricted space (Schulze 2023, eq. 24).
     initial_policy: sigma_1: "uniform" (default), "random" (Dirichlet(1) at
       every infoset, drawn with ``seed``) or any policy
       :func:`spiel_ext.policy.policy_to_array` accepts (checked to be a
-      strategy).
+      strategy when the solver is built).
     seed: an int in 0..2**63 - 1 (default 0) or None, seeding
-      ``initial_policy="random"``.
-"""
+      ``initial_policy="random"``."""
 
 _FIRST_STEP_ARG = """
     first_step_one: False (default: step 1/(t+1), so sigma_1 keeps weight
@@ -82,73 +79,271 @@ _FIRST_STEP_ARG = """
       decisions leave infosets the players never reach, which a
       full-support start never does."""
 
+_ARGS = """
+    config: the solver's ``Config`` (default: its defaults), which
+      documents every hyperparameter.
+    shortcuts: the config's fields as keywords (``initial_policy="random"``,
+      ``seed=3``)."""
+
 _RAISES = """
   Raises:
-    TypeError: a bool option that is not a bool, or ``seed`` not an int.
+    TypeError: a bool option that is not a bool, ``seed`` not an int, or a
+      keyword that is no field of the config.
     ValueError: a bad option (the message names it and the accepted values),
       an ``initial_policy`` that is not a strategy, or a game without
       perfect-recall infostate strings.
 """
 
 
+def _check_fp_options(config: Any) -> None:
+  """Checks the options every fictitious-play config has (min_action_prob
+  is checked against the game, by the solver)."""
+  set_field(config, "alternating_updates",
+            check_bool("alternating_updates", config.alternating_updates))
+  check_choice("tie_break", config.tie_break, TIE_RULES)
+  if isinstance(config.initial_policy, str):
+    check_choice("initial_policy", config.initial_policy, INITIAL_POLICIES)
+  set_field(config, "seed", check_seed(config.seed))
+
+
+# ----------------------------------------------------------------- configs
+@dataclasses.dataclass(frozen=True, eq=False)
+class FictitiousPlayConfig(SolverConfig):
+  __doc__ = f"""Full-width fictitious play with any decision and step rule
+  (:mod:`spiel_ext.algorithms.fp_rules`).
+
+  Attributes:
+    decision: what is mixed in: "best_response" (XFP's full best
+      response), "best_decision" (GXFP's argmax of the counterfactual
+      action values under sigma_t, default) or "belief" (BUFP's
+      belief-weighted argmax).
+    step: how it is mixed: "realization" (XFP's realization-weighted
+      step), "empirical" (sigma_{{t+1}} = (t sigma_t + b_t) / (t + 1) at
+      every infoset, default) or "counting" (the same with exact integer
+      counts of best decisions).
+    renormalize: with the "realization" step, clip each updated row at 0
+      and rescale it to sum to 1 (Schulze 2023, eq. 18); default False.
+    continuation: with the "belief" decision, how the player's own play
+      below I is valued: "average" (sigma_t, default) or "best_response"
+      (see ``fp_rules.BeliefDecision``).
+    alternating_updates: False (default: every player responds to sigma_t)
+      or True (each responds to the previous update).
+    tie_break: "lowest" (default: exact ties broken as OpenSpiel's best
+      response breaks them, or to the lowest action id) or "even" (an even
+      split among the exact maximisers).{_FIRST_STEP_ARG}{_COMMON_ARGS}
+  """
+
+  decision: str = "best_decision"
+  step: str = "empirical"
+  renormalize: bool = False
+  continuation: str = "average"
+  alternating_updates: bool = False
+  tie_break: str = "lowest"
+  first_step_one: bool = False
+  min_action_prob: float = 0.0
+  initial_policy: Any = "uniform"
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    check_choice("decision", self.decision, DECISIONS)
+    check_choice("step", self.step, STEPS)
+    set_field(self, "renormalize", check_bool("renormalize",
+                                              self.renormalize))
+    check_choice("continuation", self.continuation, CONTINUATIONS)
+    set_field(self, "first_step_one", check_bool("first_step_one",
+                                                 self.first_step_one))
+    _check_fp_options(self)
+
+  def composition(self) -> "FictitiousPlayConfig":
+    """The decision and step rules and options this config runs: itself."""
+    return self
+
+  def rules(self, tree: GameTree,
+            min_action_prob: float) -> tuple[DecisionRule, StepRule]:
+    """The (decision rule, step rule) pair on ``tree``, with the checked
+    eps of the perturbed game."""
+    even = self.tie_break == "even"
+    if self.decision == "best_response":
+      decision = FullBestResponse(min_action_prob, even)
+    elif self.decision == "best_decision":
+      decision = BestDecision(even)
+    else:
+      decision = BeliefDecision(self.continuation, min_action_prob, even)
+    if self.step == "realization":
+      step = RealizationStep(self.renormalize, min_action_prob)
+    elif self.step == "empirical":
+      step = EmpiricalStep(min_action_prob)
+    else:
+      step = CountingStep(tree, min_action_prob)
+    return decision, step
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class XFPConfig(SolverConfig):
+  __doc__ = f"""XFP's hyperparameters (Heinrich, Lanctot, Silver 2015,
+  Algorithm 1; options from Schulze 2023).
+
+  Attributes:
+    save_oracles: accepted for OpenSpiel compatibility (default False) and
+      ignored: no best-response oracles are kept.
+    alternating_updates: False (default, OpenSpiel's XFP: both players
+      respond to sigma_t) or True (each responds to the previous update).
+    renormalize: False (default) or True: clip each updated row at 0 and
+      rescale it to sum to 1 (Schulze 2023, eq. 18).
+    tie_break: "lowest" (default: exact ties broken as OpenSpiel's best
+      response breaks them) or "even" (an even split among the exact
+      maximisers at every infoset; where the others never reach an infoset
+      every action ties).{_FIRST_STEP_ARG}{_COMMON_ARGS}
+  """
+
+  save_oracles: bool = False
+  alternating_updates: bool = False
+  renormalize: bool = False
+  tie_break: str = "lowest"
+  first_step_one: bool = False
+  min_action_prob: float = 0.0
+  initial_policy: Any = "uniform"
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    set_field(self, "save_oracles", check_bool("save_oracles",
+                                               self.save_oracles))
+    set_field(self, "renormalize", check_bool("renormalize",
+                                              self.renormalize))
+    set_field(self, "first_step_one", check_bool("first_step_one",
+                                                 self.first_step_one))
+    _check_fp_options(self)
+
+  def composition(self) -> FictitiousPlayConfig:
+    """A full best response mixed in by the realization-weighted step."""
+    return FictitiousPlayConfig(
+        "best_response", "realization", self.renormalize, "average",
+        self.alternating_updates, self.tie_break, self.first_step_one,
+        self.min_action_prob, self.initial_policy, self.seed)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class GXFPConfig(SolverConfig):
+  __doc__ = f"""GXFP's hyperparameters (Schulze 2023, eqs. 3-4).
+
+  Attributes:
+    alternating_updates: False (default) or True, as for XFP.
+    integer_counting: False (default) or True: keep exact integer counts of
+      best decisions, so the average carries no round-off. The int64 counts
+      are in units of 1/lcm(1..max |A|): an iteration that would overflow
+      them raises OverflowError (past 3.6e15 iterations for |A| <= 10, but
+      about 1,700 for |A| = 40).
+    tie_break: "lowest" (default: the lowest action id among exact
+      maximisers) or "even" (an even split among them).{_COMMON_ARGS}
+  """
+
+  alternating_updates: bool = False
+  integer_counting: bool = False
+  tie_break: str = "lowest"
+  min_action_prob: float = 0.0
+  initial_policy: Any = "uniform"
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    set_field(self, "integer_counting", check_bool("integer_counting",
+                                                   self.integer_counting))
+    _check_fp_options(self)
+
+  def composition(self) -> FictitiousPlayConfig:
+    """The best decision mixed in by the empirical (or counting) step."""
+    return FictitiousPlayConfig(
+        "best_decision", "counting" if self.integer_counting else "empirical",
+        False, "average", self.alternating_updates, self.tie_break, False,
+        self.min_action_prob, self.initial_policy, self.seed)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class BUFPConfig(SolverConfig):
+  __doc__ = f"""BUFP's hyperparameters (Ju, Fang, Luo 2024, section 4).
+
+  Attributes:
+    stepsize: "ef" (default; BUFP(EF): the empirical step at every infoset,
+      reached or not, eq. 13) or "x" (BUFP(X): XFP's realization-weighted
+      step with the belief best decisions in place of the best response).
+    continuation: how the player's own play below I is valued when choosing
+      at I: "average" (sigma_t, eq. 9) or "best_response" (the belief best
+      decisions, by backward induction). Default None: "average" for "ef",
+      "best_response" for "x" (see ``fp_rules.BeliefDecision`` for why).
+    alternating_updates: False (default) or True, as for XFP.
+    tie_break: "lowest" (default) or "even", as for GXFP; with the
+      "best_response" continuation, "lowest" breaks ties as OpenSpiel's best
+      response and "even" splits every infoset's exact maximisers evenly
+      (the authors' code splits ties evenly).{_FIRST_STEP_ARG}{_COMMON_ARGS}
+  """
+
+  stepsize: str = "ef"
+  continuation: str | None = None
+  alternating_updates: bool = False
+  tie_break: str = "lowest"
+  first_step_one: bool = False
+  min_action_prob: float = 0.0
+  initial_policy: Any = "uniform"
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    check_choice("stepsize", self.stepsize, STEPSIZES)
+    if self.continuation is not None:
+      check_choice("continuation", self.continuation, CONTINUATIONS)
+    set_field(self, "first_step_one", check_bool("first_step_one",
+                                                 self.first_step_one))
+    _check_fp_options(self)
+
+  @property
+  def resolved_continuation(self) -> str:
+    """``continuation``, or the stepsize's default where it is None."""
+    if self.continuation is not None:
+      return self.continuation
+    return "average" if self.stepsize == "ef" else "best_response"
+
+  def composition(self) -> FictitiousPlayConfig:
+    """The belief best decision mixed in by the empirical step ("ef") or
+    the realization-weighted one ("x")."""
+    return FictitiousPlayConfig(
+        "belief", "empirical" if self.stepsize == "ef" else "realization",
+        False, self.resolved_continuation, self.alternating_updates,
+        self.tie_break, self.first_step_one, self.min_action_prob,
+        self.initial_policy, self.seed)
+
+
+# ----------------------------------------------------------------- solvers
 class FictitiousPlaySolver(Solver):
   """Full-width fictitious play with pluggable decision and step rules.
 
-  Use XFPSolver, GXFPSolver or BUFPSolver; this is their shared loop. Works
-  for any number of players and any utility, as OpenSpiel's XFP (the
-  algorithms are defined there; the convergence guarantees are for
-  two-player zero-sum games).
+  Use XFPSolver, GXFPSolver or BUFPSolver, or name any pair of rules in a
+  :class:`FictitiousPlayConfig`; this is their shared loop. Works for any
+  number of players and any utility, as OpenSpiel's XFP (the algorithms are
+  defined there; the convergence guarantees are for two-player zero-sum
+  games).
 
   Args:
     game: a pyspiel game, game string or compiled GameTree with
-      perfect-recall infostate strings.
-    rules: builds the (decision rule, step rule) pair from the checked
-      settings (:class:`FPSettings`).
-    alternating_updates: update players in turn (True) or at once (False).
-    initial_policy: "uniform", "random" or any policy (a strategy).
-    min_action_prob: eps of the perturbed game, in [0, 1/|A|).
-    tie_break: "lowest" or "even".
-    first_step_one: step 1/t instead of 1/(t+1) (the first step replaces
-      sigma_1).
-    seed: an int in 0..2**63 - 1 or None.
-    hyperparameters: the public constructor's arguments, in order.
-
+      perfect-recall infostate strings.{_ARGS}
+{_RAISES}
   Attributes:
     sigma: the average strategy sigma_t, [infosets, actions].
     initial_sigma: sigma_1 (eps-mixed).
     decision_counts: integer counts of best decisions (integer counting).
   """
 
+  Config = FictitiousPlayConfig
   _STATE_ARRAYS = ("sigma", "initial_sigma", "decision_counts")
   _CURRENT_ARRAY = "sigma"
 
-  def __init__(self, game, *, rules: RuleFactory, alternating_updates: bool,
-               initial_policy: Any = "uniform", min_action_prob: float = 0.0,
-               tie_break: str = "lowest", first_step_one: bool = False,
-               seed: int | None = 0,
-               hyperparameters: dict[str, Any] | None = None):
-    check_choice("tie_break", tie_break, TIE_RULES)
-    self._first_step_one = check_bool("first_step_one", first_step_one)
-    if isinstance(initial_policy, str):
-      check_choice("initial_policy", initial_policy, INITIAL_POLICIES)
-    if not callable(rules):
-      raise TypeError("rules must be a callable FPSettings -> (DecisionRule, "
-                      f"StepRule); got {short_repr(rules)}.")
-    super().__init__(game, alternating_updates=alternating_updates,
-                     seed=seed, hyperparameters=hyperparameters)
+  def _build(self) -> None:
+    run = self._config.composition()
     tree = self._tree
-    eps = check_min_action_prob(tree, min_action_prob)
-    made = rules(FPSettings(tree, eps, tie_break == "even"))
-    if not isinstance(made, tuple) or len(made) != 2:
-      raise TypeError("rules must return a (DecisionRule, StepRule) pair; "
-                      f"got {short_repr(made)}.")
-    self._decision = check_methods("rules' decision rule", made[0],
-                                   ("decide",), "DecisionRule")
-    self._step = check_methods("rules' step rule", made[1], ("step",),
-                               "StepRule")
+    eps = check_min_action_prob(tree, run.min_action_prob)
+    self._decision, self._step = run.rules(tree, eps)
+    self._first_step_one = run.first_step_one
     self.min_action_prob = eps
     self.legal = tree.infoset_legal
-    self.initial_sigma = mix_in(self._initial_strategy(initial_policy),
+    self._initial_array: np.ndarray | None = None
+    self.initial_sigma = mix_in(self._initial_strategy(run.initial_policy),
                                 self.legal, eps)
     self.sigma = self.initial_sigma.copy()
     self.decision_counts = np.zeros(self.legal.shape, dtype=np.int64)
@@ -171,7 +366,15 @@ class FictitiousPlaySolver(Solver):
                      0.0)
       return raw / raw.sum(axis=1, keepdims=True)
     strategy = as_strategy(tree, initial_policy, "initial_policy")
-    return strategy * self.legal
+    self._initial_array = strategy * self.legal
+    return self._initial_array
+
+  def _plain_config(self) -> dict[str, Any]:
+    if self._initial_array is not None:
+      # A policy object is written as the strategy it gives on this game.
+      return config_to_plain(self._config,
+                             initial_policy=self._initial_array)
+    return config_to_plain(self._config)
 
   def best_decisions(self, player: int,
                      strategy: np.ndarray | None = None) -> np.ndarray:
@@ -247,18 +450,16 @@ class XFPSolver(FictitiousPlaySolver):
   Args:
     game: a pyspiel game, game string or compiled GameTree: any sequential
       game with perfect-recall infostate strings, any number of players.
-    save_oracles: accepted for OpenSpiel compatibility (default False) and
-      ignored: no best-response oracles are kept, so
-      ``get_empirical_metagame`` is not provided (use
-      ``spiel_ext.eval.head_to_head_matrix`` for exact payoff tables).
-    alternating_updates: False (default, OpenSpiel's XFP: both players
-      respond to sigma_t) or True (each responds to the previous update).
-    renormalize: False (default) or True: clip each updated row at 0 and
-      rescale it to sum to 1 (Schulze 2023, eq. 18).
-    tie_break: "lowest" (default: exact ties broken as OpenSpiel's best
-      response breaks them) or "even" (an even split among the exact
-      maximisers at every infoset; where the others never reach an infoset
-      every action ties).{_FIRST_STEP_ARG}{_COMMON_ARGS}{_RAISES}
+    args: OpenSpiel's positional form, ``XFPSolver(game, save_oracles)``
+      (``save_oracles`` is accepted and ignored: no best-response oracles
+      are kept, so ``get_empirical_metagame`` is not provided; use
+      ``spiel_ext.eval.head_to_head_matrix`` for exact payoff tables), or
+      a lone config.{_ARGS}
+
+  The hyperparameters (:class:`XFPConfig`): save_oracles,
+  alternating_updates, renormalize, tie_break, first_step_one,
+  min_action_prob, initial_policy, seed.
+  {_RAISES}
   Example::
 
     solver = XFPSolver(pyspiel.load_game("leduc_poker"))
@@ -267,31 +468,13 @@ class XFPSolver(FictitiousPlaySolver):
     spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree,
-               save_oracles: bool = False, *,
-               alternating_updates: bool = False, renormalize: bool = False,
-               tie_break: str = "lowest", first_step_one: bool = False,
-               min_action_prob: float = 0.0, initial_policy: Any = "uniform",
-               seed: int | None = 0):
-    save_oracles = check_bool("save_oracles", save_oracles)
-    renormalize = check_bool("renormalize", renormalize)
+  Config = XFPConfig
+  _POSITIONAL = ("save_oracles",)
 
-    def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
-      return (FullBestResponse(settings.min_action_prob, settings.even_split),
-              RealizationStep(renormalize, settings.min_action_prob))
-
-    super().__init__(game, rules=rules,
-                     alternating_updates=alternating_updates,
-                     initial_policy=initial_policy,
-                     min_action_prob=min_action_prob, tie_break=tie_break,
-                     first_step_one=first_step_one, seed=seed,
-                     hyperparameters=dict(
-                         save_oracles=save_oracles,
-                         alternating_updates=alternating_updates,
-                         renormalize=renormalize, tie_break=tie_break,
-                         first_step_one=first_step_one,
-                         min_action_prob=min_action_prob,
-                         initial_policy=initial_policy))
+  def __init__(self, game: pyspiel.Game | str | GameTree, *args: Any,
+               config: XFPConfig | None = None, **shortcuts: Any):
+    config = self._positional(args, config, shortcuts)
+    super().__init__(game, config, **shortcuts)
 
 
 class GXFPSolver(FictitiousPlaySolver):
@@ -303,15 +486,11 @@ class GXFPSolver(FictitiousPlaySolver):
   :class:`XFPSolver`.
 
   Args:
-    game: as for :class:`XFPSolver`.
-    alternating_updates: False (default) or True, as for XFPSolver.
-    integer_counting: False (default) or True: keep exact integer counts of
-      best decisions, so the average carries no round-off. The int64 counts
-      are in units of 1/lcm(1..max |A|): an iteration that would overflow
-      them raises OverflowError (past 3.6e15 iterations for |A| <= 10, but
-      about 1,700 for |A| = 40).
-    tie_break: "lowest" (default: the lowest action id among exact
-      maximisers) or "even" (an even split among them).{_COMMON_ARGS}{_RAISES}
+    game: as for :class:`XFPSolver`.{_ARGS}
+
+  The hyperparameters (:class:`GXFPConfig`): alternating_updates,
+  integer_counting, tie_break, min_action_prob, initial_policy, seed.
+  {_RAISES}
   Example::
 
     solver = GXFPSolver("kuhn_poker", integer_counting=True)
@@ -319,27 +498,7 @@ class GXFPSolver(FictitiousPlaySolver):
       solver.iteration()
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               alternating_updates: bool = False,
-               integer_counting: bool = False, tie_break: str = "lowest",
-               min_action_prob: float = 0.0, initial_policy: Any = "uniform",
-               seed: int | None = 0):
-    integer_counting = check_bool("integer_counting", integer_counting)
-
-    def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
-      step = (CountingStep(settings.tree, settings.min_action_prob)
-              if integer_counting else EmpiricalStep(settings.min_action_prob))
-      return BestDecision(settings.even_split), step
-
-    super().__init__(game, rules=rules,
-                     alternating_updates=alternating_updates,
-                     initial_policy=initial_policy,
-                     min_action_prob=min_action_prob, tie_break=tie_break,
-                     seed=seed, hyperparameters=dict(
-                         alternating_updates=alternating_updates,
-                         integer_counting=integer_counting,
-                         tie_break=tie_break, min_action_prob=min_action_prob,
-                         initial_policy=initial_policy))
+  Config = GXFPConfig
 
 
 class BUFPSolver(FictitiousPlaySolver):
@@ -353,19 +512,12 @@ class BUFPSolver(FictitiousPlaySolver):
   :class:`XFPSolver`.
 
   Args:
-    game: as for :class:`XFPSolver`.
-    stepsize: "ef" (default; BUFP(EF): the empirical step at every infoset,
-      reached or not, eq. 13) or "x" (BUFP(X): XFP's realization-weighted
-      step with the belief best decisions in place of the best response).
-    continuation: how the player's own play below I is valued when choosing
-      at I: "average" (sigma_t, eq. 9) or "best_response" (the belief best
-      decisions, by backward induction). Default None: "average" for "ef",
-      "best_response" for "x" (see ``fp_rules.BeliefDecision`` for why).
-    alternating_updates: False (default) or True, as for XFPSolver.
-    tie_break: "lowest" (default) or "even", as for GXFPSolver; with the
-      "best_response" continuation, "lowest" breaks ties as OpenSpiel's best
-      response and "even" splits every infoset's exact maximisers evenly
-      (the authors' code splits ties evenly).{_FIRST_STEP_ARG}{_COMMON_ARGS}{_RAISES}
+    game: as for :class:`XFPSolver`.{_ARGS}
+
+  The hyperparameters (:class:`BUFPConfig`): stepsize ("ef" or "x"),
+  continuation, alternating_updates, tie_break, first_step_one,
+  min_action_prob, initial_policy, seed.
+  {_RAISES}
   From a full-support start (uniform, "random") every infoset is reached,
   the beliefs are the others' reach everywhere, and BUFP(X) is XFP
   iterate for iterate (with the same tie rule). They differ once some
@@ -379,30 +531,10 @@ class BUFPSolver(FictitiousPlaySolver):
     spiel_ext.eval.sequential_gap(solver.game, solver.average_policy()).mean
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               stepsize: str = "ef", continuation: str | None = None,
-               alternating_updates: bool = False, tie_break: str = "lowest",
-               first_step_one: bool = False, min_action_prob: float = 0.0,
-               initial_policy: Any = "uniform", seed: int | None = 0):
-    check_choice("stepsize", stepsize, STEPSIZES)
-    if continuation is None:
-      continuation = "average" if stepsize == "ef" else "best_response"
-    check_choice("continuation", continuation, CONTINUATIONS)
+  Config = BUFPConfig
 
-    def rules(settings: FPSettings) -> tuple[DecisionRule, StepRule]:
-      step = (EmpiricalStep(settings.min_action_prob) if stepsize == "ef" else
-              RealizationStep(False, settings.min_action_prob))
-      return (BeliefDecision(continuation, settings.min_action_prob,
-                             settings.even_split), step)
-
-    super().__init__(game, rules=rules,
-                     alternating_updates=alternating_updates,
-                     initial_policy=initial_policy,
-                     min_action_prob=min_action_prob, tie_break=tie_break,
-                     first_step_one=first_step_one, seed=seed,
-                     hyperparameters=dict(
-                         stepsize=stepsize, continuation=continuation,
-                         alternating_updates=alternating_updates,
-                         tie_break=tie_break, first_step_one=first_step_one,
-                         min_action_prob=min_action_prob,
-                         initial_policy=initial_policy))
+  @property
+  def hyperparameters(self) -> dict[str, Any]:
+    """The config as a dict, with ``continuation`` resolved."""
+    return dict(super().hyperparameters,
+                continuation=self._config.resolved_continuation)

@@ -23,15 +23,19 @@ In expectation these give vanilla CFR's updates; they differ in variance.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numba
 import numpy as np
-import pyspiel
 
+from spiel_ext.algorithms.base import SolverConfig, set_field
 from spiel_ext.algorithms.checks import check_bool
-from spiel_ext.algorithms.regret import RegretMinimizationSolver
-from spiel_ext.algorithms.regret_rules import (PlainRegrets, PowerAveraging,
-                                               RegretMatching)
-from spiel_ext.engine import GameTree, PlayerPass, passes
+from spiel_ext.algorithms.regret import (RegretMinimizationSolver,
+                                         check_regret_options)
+from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
+                                               PowerAveraging, RegretMatching,
+                                               RegretRule, StrategyRule)
+from spiel_ext.engine import PlayerPass, passes
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -54,12 +58,11 @@ def _sampled_reach(parent, sample, out):
     out[h] = out[parent[h]] * sample[h]
 
 
-class ChanceSampledCFRSolver(RegretMinimizationSolver):
-  """CFR with chance sampling, as RLCard's CFR agent runs it.
+@dataclasses.dataclass(frozen=True, eq=False)
+class ChanceSampledCFRConfig(SolverConfig):
+  """Chance-sampled CFR's hyperparameters (defaults: RLCard's CFR agent).
 
-  Args:
-    game: a pyspiel game, a game string or a compiled GameTree (sequential,
-      perfect-recall infostate strings, any number of players).
+  Attributes:
     alternating_updates: False (default, RLCard's order: every player's
       regrets from the same current strategy) or True.
     linear_averaging: True (default, RLCard's weight t on iteration t's
@@ -73,10 +76,44 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
       accumulates at an infoset only when the deal reaches it (once per
       history of it the deal reaches). False: at every infoset, every
       iteration, as full-width CFR does.
-    random_init: False (default: zero regrets) or True for U(0, 1)
-      cumulative regrets and policies drawn with ``seed``.
+    random_init: False (default: zero regrets) or True for U(0,
+      init_scale) cumulative regrets and policies drawn with ``seed``.
+    init_scale: the random start's upper end, in (0, 1e6] (default 1).
     seed: an int in 0..2**63 - 1 (default 0) or None; seeds the chance
-      draws.
+      draws (and ``random_init``).
+  """
+
+  alternating_updates: bool = False
+  linear_averaging: bool = True
+  correlated_chance: bool = True
+  sampled_averaging: bool = True
+  random_init: bool = False
+  init_scale: float = 1.0
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    for name in ("linear_averaging", "correlated_chance",
+                 "sampled_averaging"):
+      set_field(self, name, check_bool(name, getattr(self, name)))
+    check_regret_options(self)
+
+  def rules(self) -> tuple[RegretRule, AveragingRule, StrategyRule]:
+    return (PlainRegrets(),
+            PowerAveraging(1.0 if self.linear_averaging else 0.0),
+            RegretMatching())
+
+
+class ChanceSampledCFRSolver(RegretMinimizationSolver):
+  """CFR with chance sampling, as RLCard's CFR agent runs it.
+
+  Args:
+    game: a pyspiel game, a game string or a compiled GameTree (sequential,
+      perfect-recall infostate strings, any number of players).
+    config: a :class:`ChanceSampledCFRConfig` (default: its defaults),
+      which documents every hyperparameter: alternating_updates,
+      linear_averaging, correlated_chance, sampled_averaging, random_init,
+      init_scale, seed.
+    shortcuts: the config's fields as keywords (``seed=3``).
 
   Raises:
     TypeError: a bool option that is not a bool, or ``seed`` not an int.
@@ -91,59 +128,42 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
     spiel_ext.eval.nash_conv("kuhn_poker", solver.average_policy())
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               alternating_updates: bool = False,
-               linear_averaging: bool = True, correlated_chance: bool = True,
-               sampled_averaging: bool = True, random_init: bool = False,
-               seed: int | None = 0):
-    linear_averaging = check_bool("linear_averaging", linear_averaging)
-    correlated_chance = check_bool("correlated_chance", correlated_chance)
-    sampled_averaging = check_bool("sampled_averaging", sampled_averaging)
-    super().__init__(game, regret_rule=PlainRegrets(),
-                     averaging=PowerAveraging(1.0 if linear_averaging
-                                              else 0.0),
-                     strategy_rule=RegretMatching(),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, seed=seed,
-                     hyperparameters=dict(
-                         alternating_updates=alternating_updates,
-                         linear_averaging=linear_averaging,
-                         correlated_chance=correlated_chance,
-                         sampled_averaging=sampled_averaging,
-                         random_init=random_init))
-    self._correlated = correlated_chance
-    self._sampled_averaging = sampled_averaging
+  Config = ChanceSampledCFRConfig
+
+  def _build(self) -> None:
+    super()._build()
+    config = self._config
+    self._correlated = config.correlated_chance
+    self._sampled_averaging = config.sampled_averaging
     tree = self._tree
-    if correlated_chance:
+    if self._correlated:
       depth = _chance_depths(tree.parent, tree.node_player, passes.CHANCE)
       # The chance nodes in the order sample_chance_outcomes visits them.
       self._chance_depth = depth[tree.node_player == passes.CHANCE]
       self._num_depths = int(self._chance_depth.max(initial=-1)) + 1
-    if sampled_averaging:
+    if self._sampled_averaging:
       self._player_histories = [
           np.flatnonzero(tree.node_player == player)
           for player in range(tree.num_players)]
 
-  def _sample(self) -> np.ndarray:
+  def _sample(self):
+    """The game (a GameView) with one chance outcome drawn at every chance
+    node."""
     tree = self._tree
     if not self._correlated:
-      return tree.sample_chance(self._rng)
-    uniforms = self._rng.random(self._num_depths)[self._chance_depth]
-    sample = np.empty(tree.num_histories)
-    start, members = tree.children_lists()
-    passes.sample_chance_outcomes(tree.node_player, start, members,
-                                  tree.chance_prob, uniforms, sample)
-    return sample
+      uniforms = self._rng.random(tree.num_chance_nodes)
+    else:
+      uniforms = self._rng.random(self._num_depths)[self._chance_depth]
+    return tree.with_chance_sample(uniforms)
 
   def _compute_update(self, player: int) -> PlayerPass:
     tree = self._tree
     sample = self._sample()
-    update = tree.player_counterfactual_values(self._current, player,
-                                               chance_prob=sample)
+    update = sample.player_counterfactual_values(self._current, player)
     if not self._sampled_averaging:
       return update
     reached = np.empty(tree.num_histories)
-    _sampled_reach(tree.parent, sample, reached)
+    _sampled_reach(tree.parent, sample.chance_prob, reached)
     histories = self._player_histories[player]
     rows = tree.player_rows[player]
     visits = np.bincount(tree.infoset[histories] - rows.start,

@@ -35,31 +35,43 @@ then reproduces CFR bit for bit.
 
 Degrees can be given by action label for the whole game (``{"Raise": 5}``),
 per player (``{0: {"Bet": 10}}``), per infoset key (``{"0": {"Bet": 10}}``)
-or as a full array, and restricted to a set of infosets with ``where`` (for
-example :class:`FirstDecisions`). The base (CFR, CFR+ or DCFR) is one of
-:data:`regret_rules.CFR_BASES`.
+or as a full array (the shapes of :data:`PreferenceSpec`, normalised by
+:func:`normalise_preference`), and restricted to a set of infosets with
+``where`` (for example :class:`FirstDecisions`). The base accumulates
+regrets and weights the average as CFR, CFR+ or DCFR
+(:class:`~spiel_ext.algorithms.cfr.CFRConfig` and its siblings say how);
+its hyperparameters are :class:`PrefCFRConfig`, where DCFR's exponents are
+``dcfr_alpha``, ``dcfr_beta`` and ``dcfr_gamma`` and the vulnerability
+degree is ``vulnerability``.
 """
 
 from __future__ import annotations
 
-import numbers
+import dataclasses
 from collections.abc import Iterable, Mapping
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple, Union
 
 import numba
 import numpy as np
-import pyspiel
 
+from spiel_ext.algorithms.base import SolverConfig, set_field
+from spiel_ext.algorithms.cfr import CFRConfig, CFRPlusConfig, DCFRConfig
 from spiel_ext.algorithms.checks import check_choice, check_real, short_repr
-from spiel_ext.algorithms.regret import RegretMinimizationSolver
-from spiel_ext.algorithms.regret_rules import CFR_BASES, check_dcfr_parameters
-from spiel_ext.engine import GameTree, compile_game
+from spiel_ext.checks import is_integer
+from spiel_ext.algorithms.protocol import config_to_plain, plain_data
+from spiel_ext.algorithms.regret import (REGRET_OPTIONS_DOC,
+                                         RegretMinimizationSolver,
+                                         check_regret_options)
+from spiel_ext.algorithms.regret_rules import check_dcfr_parameters
+from spiel_ext.engine import GameTree
 
 _jit = numba.njit(cache=True, nogil=True)
 
 VARIANTS = ("rm", "br")
 VULNERABILITY_UNITS = ("conditional", "reach_weighted")
-BASES = tuple(CFR_BASES)
+# The bases Pref-CFR runs on: how regrets accumulate and the average is
+# weighted (regret matching is replaced by the preference rule).
+BASES = ("cfr", "cfr+", "dcfr")
 # The largest preference degree delta and vulnerability degree beta. The
 # kernels form delta (R - beta W), W <= t, and sum it over an infoset's actions; with
 # both degrees <= 1e100, |R| <= t (max utility - min utility), t <= 1e18
@@ -163,12 +175,15 @@ class PreferenceRule:
 
 
 # --------------------------------------------------------- infoset scopes
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class FirstDecisions:
   """Selects each player's first decision: infosets with no earlier own move.
 
   ``FirstDecisions(player=0)`` is "player 0's first decision" (Kuhn: the
   J/Q/K opening infosets; Leduc: the pre-flop opening infosets); with no
-  player, every player's first decision.
+  player, every player's first decision. A frozen value (it checkpoints as
+  ``{"__type__": "FirstDecisions", "player": 0}``).
 
   Args:
     player: None (every player) or a player id, an int >= 0; it must be a
@@ -179,13 +194,14 @@ class FirstDecisions:
       not a player of the game (when applied).
   """
 
-  def __init__(self, player: int | None = None):
-    if player is not None and (
-        isinstance(player, (bool, np.bool_)) or
-        not isinstance(player, numbers.Integral) or player < 0):
+  player: int | None = None
+
+  def __post_init__(self):
+    player = self.player
+    if player is not None and (not is_integer(player) or player < 0):
       raise ValueError("FirstDecisions: player must be None or a player id "
                        f"(an int >= 0); got {player!r}.")
-    self.player = None if player is None else int(player)
+    object.__setattr__(self, "player", None if player is None else int(player))
 
   def __call__(self, tree: GameTree) -> np.ndarray:
     if self.player is not None and self.player >= tree.num_players:
@@ -204,11 +220,27 @@ class FirstDecisions:
         rows.append(row)
     return np.asarray(rows, dtype=np.int64)
 
-  def __repr__(self) -> str:
-    return f"FirstDecisions(player={self.player})"
+
+# Where a preference or vulnerability spec applies: None (every infoset); a
+# callable tree -> infoset rows, such as FirstDecisions; or an iterable of
+# infoset keys (str) or rows (int).
+Scope = Union[Callable[[GameTree], Any], Iterable, None]
 
 
-Scope = Callable[[GameTree], Any] | Iterable | None
+def check_scope(where: Scope) -> Scope:
+  """``where`` in its normal form (an iterable of keys or rows as a tuple),
+  if it has one of the forms of :data:`Scope`.
+
+  Raises:
+    ValueError: naming ``where``, for anything else.
+  """
+  if where is None or callable(where):
+    return where
+  if isinstance(where, (str, bytes)) or not isinstance(where, Iterable):
+    raise ValueError("where must be None, a callable tree -> rows (e.g. "
+                     "FirstDecisions(player=0)) or a list of infoset keys or "
+                     f"rows; got {where!r}.")
+  return tuple(where)
 
 
 def resolve_scope(tree: GameTree, where: Scope) -> np.ndarray:
@@ -223,6 +255,7 @@ def resolve_scope(tree: GameTree, where: Scope) -> np.ndarray:
   Raises:
     ValueError: naming ``where``, for anything else or rows out of range.
   """
+  where = check_scope(where)
   mask = np.zeros(tree.num_infosets, dtype=bool)
   if where is None:
     mask[:] = True
@@ -230,10 +263,6 @@ def resolve_scope(tree: GameTree, where: Scope) -> np.ndarray:
   if callable(where):
     mask[_callable_rows(tree, where)] = True
     return mask
-  if isinstance(where, (str, bytes)) or not isinstance(where, Iterable):
-    raise ValueError("where must be None, a callable tree -> rows (e.g. "
-                     "FirstDecisions(player=0)) or a list of infoset keys or "
-                     f"rows; got {where!r}.")
   rows = [_infoset_row(tree, item, "where") for item in where]
   mask[np.asarray(rows, dtype=np.int64)] = True
   return mask
@@ -262,9 +291,7 @@ def _infoset_row(tree: GameTree, item, name: str) -> int:
       raise ValueError(f"{name}: unknown infoset key {item!r} for "
                        f"{tree.game_string}.")
     return tree.key_to_infoset[item]
-  if (isinstance(item, numbers.Integral) and
-      not isinstance(item, (bool, np.bool_)) and
-      0 <= item < tree.num_infosets):
+  if is_integer(item) and 0 <= item < tree.num_infosets:
     return int(item)
   raise ValueError(f"{name}: {item!r} is neither an infoset key nor a row in "
                    f"0..{tree.num_infosets - 1}.")
@@ -276,11 +303,6 @@ def action_labels(tree: GameTree, row: int) -> dict[str, int]:
   player = int(tree.infoset_player[row])
   return {state.action_to_string(player, int(a)): int(a)
           for a in np.flatnonzero(tree.infoset_legal[row])}
-
-
-def _is_player_id(key: Any) -> bool:
-  return (isinstance(key, numbers.Integral) and
-          not isinstance(key, (bool, np.bool_)))
 
 
 def _check_degree_array(name: str, array: np.ndarray, shape: tuple[int, ...],
@@ -296,35 +318,87 @@ def _check_degree_array(name: str, array: np.ndarray, shape: tuple[int, ...],
                      f"{'' if cells is None else ' on legal actions'}.")
 
 
-def preference_degrees(tree: GameTree, preference: Any,
-                       where: Scope = None) -> np.ndarray:
-  """The [infosets, actions] array of delta(I, a) for a preference spec.
+# ------------------------------------------------------------- preferences
+# A preference spec: the preference degrees delta(I, a) >= 1 (1 where not
+# given), in one of five shapes:
+#   None                                     every degree 1;
+#   {label: delta}                           the action with that label
+#                                            (action_to_string) at every
+#                                            infoset in scope where it is
+#                                            legal, e.g. {"Raise": 5};
+#   {player: {label or action id: delta}}    at that player's infosets in
+#                                            scope, e.g. {0: {"Bet": 10}};
+#   {infoset key: {label or action id: delta}}  at that infoset (scope
+#                                            aside), e.g. {"0": {"Bet": 10}};
+#   an [infosets, actions] array             every degree (entries of
+#                                            illegal actions are ignored).
+# The mapping shapes may be mixed in one dict.
+PreferenceSpec = Union[None, Mapping[Any, Any], np.ndarray]
 
-  Args:
-    tree: the compiled game.
-    preference: None (all 1); ``{label: delta}`` for every infoset in scope
-      where an action with that label is legal; ``{player: {label: delta}}``;
-      ``{infoset key: {label or action id: delta}}``; or a full
-      [infosets, actions] array (entries of illegal actions are ignored).
-    where: the infosets the label- and player-level specs apply to (see
-      :func:`resolve_scope`).
+
+class PreferenceGroup(NamedTuple):
+  """Degrees a preference spec gives to one set of infosets.
+
+  Attributes:
+    kind: "scope" (every infoset in scope), "player" (``key``'s infosets
+      in scope) or "infoset" (the infoset ``key``).
+    key: the player id or infoset key (None for "scope").
+    degrees: ((label or action id, delta), ...), each delta checked.
+  """
+  kind: str
+  key: Any
+  degrees: tuple[tuple[Any, float], ...]
+
+
+def normalise_preference(
+    preference: PreferenceSpec) -> np.ndarray | tuple[PreferenceGroup, ...]:
+  """A :data:`PreferenceSpec` in one form: the array as given (its shape
+  and values are checked against the game later), or its groups of
+  checked degrees (None: no group). Game-free: labels, players and
+  infoset keys are checked when the groups are applied to a game
+  (:func:`preference_degrees`).
 
   Raises:
-    ValueError: delta < 1 or > 1e100, NaN, an unknown label, infoset or
-      player, or a scope that selects no infoset.
+    ValueError: a degree that is not a number in [1, 1e100], or a spec of
+      none of the five shapes.
   """
-  delta = np.ones((tree.num_infosets, tree.num_distinct_actions))
   if preference is None:
-    return delta
+    return ()
   if isinstance(preference, np.ndarray):
-    _check_degree_array("preference", preference, delta.shape, 1.0,
-                        tree.infoset_legal)
-    delta[tree.infoset_legal] = preference[tree.infoset_legal]
-    return delta
+    return preference
   if not isinstance(preference, Mapping):
     raise ValueError("preference must be None, a dict or an array; got "
                      f"{type(preference).__name__}.")
-  scope = resolve_scope(tree, where)
+
+  def degrees(mapping: Mapping) -> tuple[tuple[Any, float], ...]:
+    return tuple((label, check_real(f"preference[{label!r}]", value, 1.0,
+                                    MAX_DEGREE))
+                 for label, value in mapping.items())
+
+  groups = []
+  for key, value in preference.items():
+    if isinstance(value, Mapping):
+      kind = "player" if is_integer(key) else "infoset"
+      groups.append(PreferenceGroup(kind, key, degrees(value)))
+    else:
+      groups.append(PreferenceGroup("scope", None, degrees({key: value})))
+  return tuple(groups)
+
+
+def _apply_preference(tree: GameTree,
+                      normal: np.ndarray | tuple[PreferenceGroup, ...],
+                      where: Scope) -> np.ndarray:
+  """The [infosets, actions] degrees of a :func:`normalise_preference`
+  result on ``tree``."""
+  delta = np.ones((tree.num_infosets, tree.num_distinct_actions))
+  if isinstance(normal, np.ndarray):
+    _check_degree_array("preference", normal, delta.shape, 1.0,
+                        tree.infoset_legal)
+    delta[tree.infoset_legal] = normal[tree.infoset_legal]
+    return delta
+  if not normal:
+    return delta
+  scoped_rows = np.flatnonzero(resolve_scope(tree, where))
   labels_cache: dict[int, dict[str, int]] = {}
 
   def labels(row):
@@ -332,16 +406,25 @@ def preference_degrees(tree: GameTree, preference: Any,
       labels_cache[row] = action_labels(tree, row)
     return labels_cache[row]
 
-  def apply_labels(rows, mapping, origin):
+  for group in normal:
+    if group.kind == "scope":
+      rows, origin = scoped_rows, "the scope"
+    elif group.kind == "player":
+      if not 0 <= group.key < tree.num_players:
+        raise ValueError(f"preference: unknown player {group.key}; players "
+                         f"are 0..{tree.num_players - 1}.")
+      rows = [r for r in scoped_rows if tree.infoset_player[r] == group.key]
+      origin = f"player {group.key} in scope"
+    else:
+      rows = [_infoset_row(tree, group.key, "preference")]
+      origin = f"infoset {group.key!r}"
     if not len(rows):
       raise ValueError(f"preference: {origin} holds no infoset; check "
                        "where= and the player ids.")
-    for label, value in mapping.items():
-      number = check_real(f"preference[{label!r}]", value, 1.0,
-                          MAX_DEGREE)
+    for label, number in group.degrees:
       hits = 0
       for row in rows:
-        if _is_player_id(label):
+        if is_integer(label):
           if 0 <= label < tree.num_distinct_actions and (
               tree.infoset_legal[row, label]):
             delta[row, label] = number
@@ -353,25 +436,77 @@ def preference_degrees(tree: GameTree, preference: Any,
         known = sorted({name for row in rows for name in labels(row)})
         raise ValueError(f"preference: action {label!r} is not legal at any "
                          f"infoset of {origin}; known labels: {known}.")
-
-  scoped_rows = np.flatnonzero(scope)
-  for key, value in preference.items():
-    if isinstance(value, Mapping):
-      if _is_player_id(key):
-        if not 0 <= key < tree.num_players:
-          raise ValueError(f"preference: unknown player {key}; players are "
-                           f"0..{tree.num_players - 1}.")
-        rows = [r for r in scoped_rows if tree.infoset_player[r] == key]
-        apply_labels(rows, value, f"player {key} in scope")
-      else:
-        row = _infoset_row(tree, key, "preference")
-        apply_labels([row], value, f"infoset {key!r}")
-    else:
-      apply_labels(scoped_rows, {key: value}, "the scope")
   return delta
 
 
-def vulnerability_degrees(tree: GameTree, vulnerability: Any,
+def preference_degrees(tree: GameTree, preference: PreferenceSpec,
+                       where: Scope = None) -> np.ndarray:
+  """The [infosets, actions] array of delta(I, a) for a preference spec.
+
+  Args:
+    tree: the compiled game.
+    preference: a :data:`PreferenceSpec`: None (all 1); ``{label: delta}``
+      for every infoset in scope where an action with that label is legal;
+      ``{player: {label: delta}}``; ``{infoset key: {label or action id:
+      delta}}``; or a full [infosets, actions] array (entries of illegal
+      actions are ignored).
+    where: the infosets the label- and player-level specs apply to (see
+      :func:`resolve_scope`).
+
+  Raises:
+    ValueError: delta < 1 or > 1e100, NaN, an unknown label, infoset or
+      player, or a scope that selects no infoset.
+  """
+  return _apply_preference(tree, normalise_preference(preference), where)
+
+
+# A vulnerability spec: the vulnerability degrees beta(I) >= 0 (0 where not
+# given): a number for every infoset in scope, {player: beta} for that
+# player's infosets in scope, {infoset key: beta}, or an [infosets] array.
+VulnerabilitySpec = Union[float, Mapping[Any, float], np.ndarray]
+
+
+def normalise_vulnerability(
+    vulnerability: VulnerabilitySpec) -> float | dict[Any, float] | np.ndarray:
+  """A :data:`VulnerabilitySpec` with its numbers checked (a number as a
+  float, a mapping's values as floats; an array as given, checked against
+  the game later).
+
+  Raises:
+    ValueError: a degree that is not a number in [0, 1e100].
+  """
+  if isinstance(vulnerability, np.ndarray):
+    return vulnerability
+  if isinstance(vulnerability, Mapping):
+    return {key: check_real(f"vulnerability[{key!r}]", value, 0.0,
+                            MAX_DEGREE)
+            for key, value in vulnerability.items()}
+  return check_real("vulnerability", vulnerability, 0.0, MAX_DEGREE)
+
+
+def _apply_vulnerability(tree: GameTree,
+                         normal: float | dict[Any, float] | np.ndarray,
+                         where: Scope) -> np.ndarray:
+  beta = np.zeros(tree.num_infosets)
+  if isinstance(normal, np.ndarray):
+    _check_degree_array("vulnerability", normal, beta.shape, 0.0)
+    return normal.astype(np.float64)
+  scope = resolve_scope(tree, where)
+  if isinstance(normal, dict):
+    for key, number in normal.items():
+      if is_integer(key):
+        if not 0 <= key < tree.num_players:
+          raise ValueError(f"vulnerability: unknown player {key}; players "
+                           f"are 0..{tree.num_players - 1}.")
+        beta[scope & (tree.infoset_player == key)] = number
+      else:
+        beta[_infoset_row(tree, key, "vulnerability")] = number
+    return beta
+  beta[scope] = normal
+  return beta
+
+
+def vulnerability_degrees(tree: GameTree, vulnerability: VulnerabilitySpec,
                           where: Scope = None) -> np.ndarray:
   """The [infosets] array of beta(I).
 
@@ -385,25 +520,88 @@ def vulnerability_degrees(tree: GameTree, vulnerability: Any,
   Raises:
     ValueError: beta < 0 or > 1e100, NaN, an unknown infoset or player.
   """
-  beta = np.zeros(tree.num_infosets)
-  if isinstance(vulnerability, np.ndarray):
-    _check_degree_array("vulnerability", vulnerability, beta.shape, 0.0)
-    return vulnerability.astype(np.float64)
-  scope = resolve_scope(tree, where)
-  if isinstance(vulnerability, Mapping):
-    for key, value in vulnerability.items():
-      number = check_real(f"vulnerability[{key!r}]", value, 0.0,
-                          MAX_DEGREE)
-      if _is_player_id(key):
-        if not 0 <= key < tree.num_players:
-          raise ValueError(f"vulnerability: unknown player {key}; players "
-                           f"are 0..{tree.num_players - 1}.")
-        beta[scope & (tree.infoset_player == key)] = number
-      else:
-        beta[_infoset_row(tree, key, "vulnerability")] = number
-    return beta
-  beta[scope] = check_real("vulnerability", vulnerability, 0.0, MAX_DEGREE)
-  return beta
+  return _apply_vulnerability(tree, normalise_vulnerability(vulnerability),
+                              where)
+
+
+# ------------------------------------------------------------------ config
+@dataclasses.dataclass(frozen=True, eq=False)
+class PrefCFRConfig(SolverConfig):
+  __doc__ = f"""Pref-CFR's hyperparameters (Ju et al. 2025, eqs. 10-13).
+
+  Attributes:
+    preference: the preference degrees delta in [1, 1e100], a
+      :data:`PreferenceSpec` (default None: all 1), e.g. ``{{"Raise": 5}}``;
+      see :func:`preference_degrees` and ``MAX_DEGREE`` for the bound.
+    vulnerability: the vulnerability degrees beta in [0, 1e100] (default
+      0, plain Pref-CFR), in ``vulnerability_unit``: a number, ``{{player:
+      beta}}``, ``{{infoset key: beta}}`` or an [infosets] array (see
+      :func:`vulnerability_degrees`).
+    where: the infosets the label-, player- and number-level specs apply to
+      (default None: all), e.g. ``FirstDecisions(player=0)``, any callable
+      ``tree -> rows`` or a list of infoset keys or rows (see
+      :func:`resolve_scope`).
+    variant: "br" (default; Pref-CFR(BR), the paper's preferred rule) or
+      "rm" (Pref-CFR(RM)).
+    base: how regrets accumulate and the average is weighted: "cfr"
+      (default; plain regrets, uniform averaging), "cfr+" (regret
+      matching+ accumulation, linear averaging) or "dcfr" (DCFR's
+      discounts, with ``dcfr_alpha``, ``dcfr_beta``, ``dcfr_gamma``).
+    dcfr_alpha, dcfr_beta, dcfr_gamma: DCFR's exponents when base="dcfr",
+      as ``alpha``, ``beta``, ``gamma`` of
+      :class:`~spiel_ext.algorithms.cfr.DCFRConfig` (defaults 1.5, 0, 2;
+      alpha and beta any finite number, gamma in [0, 1000]). The
+      vulnerability degree is ``vulnerability``, not ``dcfr_beta``.
+    vulnerability_unit: what beta is compared with (see the module
+      docstring): "conditional" (default; the authors' unit, regret
+      conditional on reaching the infoset: cumulative regret divided by the
+      infoset's cumulative reach by the others and chance) or
+      "reach_weighted" (cumulative regret divided by the iterations). At a
+      first decision behind a chance deal of k hands, reach-weighted b is
+      conditional k * b.{REGRET_OPTIONS_DOC}
+  """
+
+  preference: PreferenceSpec = None
+  vulnerability: VulnerabilitySpec = 0.0
+  where: Scope = None
+  variant: str = "br"
+  base: str = "cfr"
+  dcfr_alpha: float = 1.5
+  dcfr_beta: float = 0.0
+  dcfr_gamma: float = 2.0
+  vulnerability_unit: str = "conditional"
+  alternating_updates: bool = True
+  random_init: bool = False
+  init_scale: float = 1.0
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    check_choice("variant", self.variant, VARIANTS)
+    check_choice("vulnerability_unit", self.vulnerability_unit,
+                 VULNERABILITY_UNITS)
+    check_choice("base", self.base, BASES)
+    alpha, beta, gamma = check_dcfr_parameters(
+        self.dcfr_alpha, self.dcfr_beta, self.dcfr_gamma, prefix="dcfr_")
+    set_field(self, "dcfr_alpha", alpha)
+    set_field(self, "dcfr_beta", beta)
+    set_field(self, "dcfr_gamma", gamma)
+    set_field(self, "where", check_scope(self.where))
+    # The specs' game-free checks, once; the solver applies these forms.
+    set_field(self, "_preference", normalise_preference(self.preference))
+    set_field(self, "_vulnerability",
+              normalise_vulnerability(self.vulnerability))
+    check_regret_options(self)
+
+  def base_config(self) -> CFRConfig | CFRPlusConfig | DCFRConfig:
+    """The config of the base solver, whose regret and averaging rules
+    Pref-CFR runs (its strategy rule is Pref-CFR's own)."""
+    options = dict(alternating_updates=self.alternating_updates,
+                   random_init=self.random_init, init_scale=self.init_scale,
+                   seed=self.seed)
+    if self.base == "dcfr":
+      return DCFRConfig(self.dcfr_alpha, self.dcfr_beta, self.dcfr_gamma,
+                        **options)
+    return (CFRConfig if self.base == "cfr" else CFRPlusConfig)(**options)
 
 
 # ----------------------------------------------------------------- solver
@@ -417,43 +615,28 @@ class PrefCFRSolver(RegretMinimizationSolver):
   Args:
     game: a pyspiel game, game string or compiled GameTree (any number of
       players).
-    preference: preference degrees delta in [1, 1e100] (default None: all
-      1); see :func:`preference_degrees` for the forms, e.g.
-      ``{"Raise": 5}``, and ``MAX_DEGREE`` for the bound.
-    vulnerability: vulnerability degrees beta in [0, 1e100] (default 0,
-      plain Pref-CFR), in ``vulnerability_unit``; see
-      :func:`vulnerability_degrees`.
-    vulnerability_unit: what beta is compared with (see the module
-      docstring): "conditional" (default; the authors' unit, regret
-      conditional on reaching the infoset, cumulative regret divided by the
-      infoset's cumulative reach by the others and chance) or
-      "reach_weighted" (cumulative regret divided by the iterations). At a
-      first decision behind a chance deal of k hands, reach-weighted b is
-      conditional k * b.
-    where: infosets the label-, player- and number-level specs apply to
-      (default None: all), e.g. ``FirstDecisions(player=0)`` or a list of
-      infoset keys; see :func:`resolve_scope`.
-    variant: "br" (default; Pref-CFR(BR), the paper's preferred rule) or
-      "rm" (Pref-CFR(RM)).
-    base: "cfr" (default; plain regrets, uniform averaging), "cfr+" (regret
-      matching+ accumulation, linear averaging) or "dcfr".
-    alpha, beta, gamma: DCFR's parameters when base="dcfr", as for
-      :class:`~spiel_ext.algorithms.DCFRSolver` (defaults 1.5, 0, 2; alpha
-      and beta any finite number, gamma in [0, 1000]). The
-      vulnerability degree is ``vulnerability``, not ``beta``.
-    alternating_updates: True (default) or False, as for CFRSolver.
-    random_init: False (default) or True: U(0, init_scale) initial
-      cumulative regrets and policies drawn with ``seed`` (the paper's
-      random starts).
-    init_scale: the random start's upper end, in (0, 1e6] (default 1, the
-      authors' U(0, 1)).
-    seed: an int in 0..2**63 - 1 (default 0) or None.
+    config: a :class:`PrefCFRConfig` (default: its defaults), which
+      documents every hyperparameter: preference, vulnerability, where,
+      variant, base, dcfr_alpha, dcfr_beta, dcfr_gamma,
+      vulnerability_unit, alternating_updates, random_init, init_scale,
+      seed.
+    shortcuts: the config's fields as keywords, e.g.
+      ``preference={"Raise": 5}``. The old keywords ``alpha``, ``beta`` and
+      ``gamma`` (DCFR's exponents) still work, with a DeprecationWarning:
+      they are ``dcfr_alpha``, ``dcfr_beta`` and ``dcfr_gamma``.
 
   Raises:
-    TypeError: a bool option that is not a bool, or ``seed`` not an int.
+    TypeError: a bool option that is not a bool, ``seed`` not an int, or a
+      keyword that is no field of the config.
     ValueError: a bad degree, scope, variant, base or DCFR parameter (the
       message names it), ``seed`` outside 0..2**63 - 1, or a game the
       engine cannot compile.
+
+  Attributes:
+    preference: delta, [infosets, actions].
+    vulnerability: beta, [infosets].
+    cumulative_reach: W(I) of the "conditional" unit, [infosets] (kept in
+      both units).
 
   Example::
 
@@ -464,59 +647,58 @@ class PrefCFRSolver(RegretMinimizationSolver):
     solver.average_policy().policy_for_key("0")  # J opens: bets more often
   """
 
-  def __init__(self, game: pyspiel.Game | str | GameTree, *,
-               preference: Any = None, vulnerability: Any = 0.0,
-               where: Scope = None, variant: str = "br", base: str = "cfr",
-               alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0,
-               vulnerability_unit: str = "conditional",
-               alternating_updates: bool = True, random_init: bool = False,
-               init_scale: float = 1.0, seed: int | None = 0):
-    check_choice("variant", variant, VARIANTS)
-    check_choice("vulnerability_unit", vulnerability_unit,
-                 VULNERABILITY_UNITS)
-    check_choice("base", base, BASES)
-    alpha, beta, gamma = check_dcfr_parameters(alpha, beta, gamma)
-    tree = compile_game(game)
-    resolve_scope(tree, where)  # Checked even when no spec reads it.
-    delta = preference_degrees(tree, preference, where)
-    vulnerable = vulnerability_degrees(tree, vulnerability, where)
-    regret_rule, averaging = CFR_BASES[base](alpha, beta, gamma)
-    self.preference = delta
-    self.vulnerability = vulnerable
-    self.vulnerability_unit = vulnerability_unit
-    # W(I) of the conditional unit; kept for both units (it is cheap) so
-    # that it can be read, and checkpointed with the rest of the state.
-    self.cumulative_reach = np.zeros(tree.num_infosets)
-    super().__init__(tree, regret_rule=regret_rule, averaging=averaging,
-                     strategy_rule=PreferenceRule(
-                         variant, delta, vulnerable,
-                         self.cumulative_reach
-                         if vulnerability_unit == "conditional" else None),
-                     alternating_updates=alternating_updates,
-                     random_init=random_init, init_scale=init_scale,
-                     seed=seed, hyperparameters=dict(
-                         preference=preference, vulnerability=vulnerability,
-                         where=where, variant=variant, base=base,
-                         alpha=alpha, beta=beta, gamma=gamma,
-                         vulnerability_unit=vulnerability_unit,
-                         alternating_updates=alternating_updates,
-                         random_init=random_init, init_scale=init_scale))
-
+  Config = PrefCFRConfig
+  _RENAMED = {"alpha": "dcfr_alpha", "beta": "dcfr_beta",
+              "gamma": "dcfr_gamma"}
   _STATE_ARRAYS = RegretMinimizationSolver._STATE_ARRAYS + (
       "cumulative_reach",)
 
-  def __setstate__(self, pickled: dict[str, Any]) -> None:
-    # A checkpoint from before the conditional unit existed resumes with the
-    # meaning it was started with: beta reach-weighted.
-    state = pickled["state"]
-    if "cumulative_reach" not in state:
-      state = dict(state, cumulative_reach=np.zeros(
-          np.shape(state["cumulative_regret"])[0]), hyperparameters=dict(
-              state["hyperparameters"], vulnerability_unit="reach_weighted"))
-      pickled = dict(pickled, state=state)
-    super().__setstate__(pickled)
+  @property
+  def vulnerability_unit(self) -> str:
+    """What beta is compared with (the config's)."""
+    return self._config.vulnerability_unit
+
+  def _make_rules(self):
+    config = self._config
+    tree = self._tree
+    resolve_scope(tree, config.where)  # Checked even when no spec reads it.
+    # pylint: disable=protected-access
+    self.preference = _apply_preference(tree, config._preference,
+                                        config.where)
+    self.vulnerability = _apply_vulnerability(tree, config._vulnerability,
+                                              config.where)
+    # pylint: enable=protected-access
+    # W(I) of the conditional unit; kept for both units (it is cheap) so
+    # that it can be read, and checkpointed with the rest of the state.
+    self.cumulative_reach = np.zeros(tree.num_infosets)
+    regret_rule, averaging, _ = config.base_config().rules()
+    return regret_rule, averaging, PreferenceRule(
+        config.variant, self.preference, self.vulnerability,
+        self.cumulative_reach
+        if config.vulnerability_unit == "conditional" else None)
 
   def _apply_update(self, player: int, update, t: int) -> None:
     rows = self._tree.player_rows[player]
     self.cumulative_reach[rows] += update.others_reach
     super()._apply_update(player, update, t)
+
+  # ----------------------------------------------------------- checkpoint
+  def _plain_config(self) -> dict[str, Any]:
+    where = self._config.where
+    if callable(where) and not isinstance(where, FirstDecisions):
+      # A callable scope is written as the rows it selects on this game.
+      return config_to_plain(self._config, where=np.flatnonzero(
+          resolve_scope(self._tree, where)).tolist())
+    return config_to_plain(self._config)
+
+  @classmethod
+  def _legacy_config(cls, hyperparameters: dict[str, Any]) -> PrefCFRConfig:
+    # Pickled before the conditional unit existed: beta was reach-weighted.
+    hyperparameters = dict(hyperparameters)
+    hyperparameters.setdefault("vulnerability_unit", "reach_weighted")
+    return super()._legacy_config(hyperparameters)
+
+  def _legacy_state(self, state: dict[str, Any]) -> dict[str, Any]:
+    if "cumulative_reach" not in state:
+      state = dict(state, cumulative_reach=np.zeros(self._tree.num_infosets))
+    return state

@@ -1,7 +1,11 @@
 """The regret-minimisation core the CFR family shares.
 
-One iteration, for each player i in turn (alternating updates, the default,
-as in OpenSpiel) or for all players on the same profile (simultaneous):
+Counterfactual regret minimisation (Martin Zinkevich, Michael Johanson,
+Michael Bowling, Carmelo Piccione, "Regret Minimization in Games with
+Incomplete Information", NeurIPS 2007, section 3: counterfactual regrets
+and regret matching). One iteration, for each player i in turn
+(alternating updates, the default, as in OpenSpiel) or for all players on
+the same profile (simultaneous):
 
   v_i(I, a)  = sum_{h in I} x_{-i}(h) u_i(h.a)            (engine pass)
   r(I, a)    = v_i(I, a) - sum_b sigma(I, b) v_i(I, b)     instantaneous regret
@@ -11,22 +15,27 @@ as in OpenSpiel) or for all players on the same profile (simultaneous):
 
 A variant is a choice of the three rules of
 :mod:`spiel_ext.algorithms.regret_rules`; CFR, CFR+, DCFR and Pref-CFR
-differ only there. The traversal is the engine's
+differ only there, and each variant's config says which rules it uses
+(its ``rules()`` method; :class:`RegretMinimizationConfig` takes them as
+fields). The traversal is the engine's
 (:meth:`GameTree.player_counterfactual_values`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
-from spiel_ext.algorithms.base import Solver
-from spiel_ext.algorithms.checks import (check_bool, check_hyperparameters,
-                                         check_methods, check_real)
-from spiel_ext.algorithms.regret_rules import (AveragingRule, RegretRule,
-                                               StrategyRule, absorb_iteration)
-from spiel_ext.engine import PlayerPass
+from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
+from spiel_ext.algorithms.checks import (check_bool, check_methods,
+                                         check_real, check_seed)
+from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
+                                               PowerAveraging, RegretMatching,
+                                               RegretRule, StrategyRule,
+                                               absorb_iteration)
+from spiel_ext.engine import GameView, PlayerPass
 
 
 # The largest init_scale: a start worth more than a million iterations of
@@ -34,34 +43,101 @@ from spiel_ext.engine import PlayerPass
 MAX_INIT_SCALE = 1e6
 
 
+# The fields every regret minimiser's config has, documented once (each
+# config's docstring includes this text).
+REGRET_OPTIONS_DOC = """
+    alternating_updates: True (OpenSpiel's CFR) to update players in turn,
+      each against the strategies the previous update left; False to
+      update all players from the same profile.
+    random_init: False (OpenSpiel's start: zero regrets, uniform strategy)
+      or True to start from cumulative regrets and cumulative policies
+      drawn from U(0, init_scale) with ``seed`` (the Pref-CFR paper's
+      random starts).
+    init_scale: the random start's upper end, in (0, 1e6] (default 1, the
+      Pref-CFR authors' U(0, 1)). A start of scale s is worth about
+      s / (max utility - min utility) iterations of regret; scale 1 on a
+      game whose payoffs are ~1/N outweighs ~N iterations.
+    seed: an int in 0..2**63 - 1 (default 0) or None (fresh entropy),
+      seeding the solver's generator (``random_init``, sampling)."""
+
+
+def check_regret_options(config: Any) -> None:
+  """Checks and normalises, in place, the fields every regret minimiser's
+  config has (``alternating_updates``, ``random_init``, ``init_scale``,
+  ``seed``).
+
+  Raises:
+    TypeError: a bool option that is not a bool, or ``seed`` not an int.
+    ValueError: ``init_scale`` outside (0, 1e6] or ``seed`` outside
+      0..2**63 - 1.
+  """
+  set_field(config, "alternating_updates",
+            check_bool("alternating_updates", config.alternating_updates))
+  set_field(config, "random_init",
+            check_bool("random_init", config.random_init))
+  set_field(config, "init_scale",
+            check_real("init_scale", config.init_scale, 0.0, MAX_INIT_SCALE,
+                       low_inclusive=False))
+  set_field(config, "seed", check_seed(config.seed))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class RegretMinimizationConfig(SolverConfig):
+  __doc__ = f"""Regret minimisation with any three rules (default: CFR's).
+
+  Attributes:
+    regret_rule: how R + r is finished (a :class:`RegretRule`, e.g.
+      ``PlainRegrets()``, ``PlusRegrets()``, ``DiscountedRegrets(1.5, 0)``).
+    averaging: the average's weights (an :class:`AveragingRule`, e.g.
+      ``PowerAveraging(0.0)``).
+    strategy_rule: the next strategy from R (a :class:`StrategyRule`, e.g.
+      ``RegretMatching()``).{REGRET_OPTIONS_DOC}
+
+  A rule of :mod:`~spiel_ext.algorithms.regret_rules` checkpoints as plain
+  data; a rule of another class works, but ``state_dict()`` needs it
+  registered with :func:`spiel_ext.algorithms.protocol.plain_data`.
+  """
+
+  regret_rule: RegretRule = PlainRegrets()
+  averaging: AveragingRule = PowerAveraging(0.0)
+  strategy_rule: StrategyRule = RegretMatching()
+  alternating_updates: bool = True
+  random_init: bool = False
+  init_scale: float = 1.0
+  seed: int | None = 0
+
+  def __post_init__(self) -> None:
+    check_methods("regret_rule", self.regret_rule, ("finish",), "RegretRule")
+    check_methods("averaging", self.averaging, ("weight", "scale_exponent"),
+                  "AveragingRule")
+    check_methods("strategy_rule", self.strategy_rule, ("strategy",),
+                  "StrategyRule")
+    check_regret_options(self)
+
+  def rules(self) -> tuple[RegretRule, AveragingRule, StrategyRule]:
+    """(regret rule, averaging rule, strategy rule)."""
+    return self.regret_rule, self.averaging, self.strategy_rule
+
+
 class RegretMinimizationSolver(Solver):
   """Counterfactual regret minimisation with pluggable rules.
 
   Use the named solvers (CFRSolver, CFRPlusSolver, DCFRSolver,
-  PrefCFRSolver); this class is their shared engine-facing loop.
+  PrefCFRSolver); this class is their shared engine-facing loop, and runs
+  any rules its config (:class:`RegretMinimizationConfig`) names. A
+  subclass's config says which rules it uses (its ``rules()``), or the
+  subclass overrides :meth:`_make_rules`.
 
   Args:
     game: a pyspiel game, game string or compiled GameTree.
-    regret_rule: how R + r is finished (:class:`RegretRule`).
-    averaging: the average's weights (:class:`AveragingRule`).
-    strategy_rule: the next strategy from R (:class:`StrategyRule`).
-    alternating_updates: update players in turn (True) or at once.
-    random_init: start from U(0, init_scale) cumulative regrets and
-      cumulative policies drawn with ``seed`` (the Pref-CFR paper's random
-      starts) instead of zeros.
-    init_scale: the upper end of the random start, in (0, 1e6] (default 1,
-      the Pref-CFR authors' U(0, 1)). A start of scale s is worth about
-      s / (max utility - min utility) iterations of regret; scale 1 on a
-      game whose payoffs are ~1/N outweighs ~N iterations.
-    seed: int in 0..2**63 - 1 or None.
-    hyperparameters: the public constructor's other arguments, in order (a
-      dict, or None).
+    config: a ``type(self).Config`` (default: its defaults).
+    shortcuts: the config's fields as keywords.
 
   Raises:
     TypeError: a rule without its method, a bool option that is not a bool,
-      ``seed`` not an int or ``hyperparameters`` not a dict.
-    ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
-      compile.
+      or ``seed`` not an int.
+    ValueError: ``init_scale`` outside (0, 1e6], ``seed`` outside
+      0..2**63 - 1 or a game the engine cannot compile.
 
   Attributes:
     cumulative_regret: R, [infosets, actions].
@@ -69,67 +145,62 @@ class RegretMinimizationSolver(Solver):
       weights beyond 2^500 kept in units of an exact power of 2.
   """
 
+  Config = RegretMinimizationConfig
   _STATE_ARRAYS = ("cumulative_regret", "cumulative_policy", "_current")
   _CURRENT_ARRAY = "_current"
 
-  def __init__(self, game, *, regret_rule: RegretRule,
-               averaging: AveragingRule, strategy_rule: StrategyRule,
-               alternating_updates: bool = True, random_init: bool = False,
-               init_scale: float = 1.0, seed: int | None = 0,
-               hyperparameters: dict[str, Any] | None = None):
-    random_init = check_bool("random_init", random_init)
-    init_scale = check_real("init_scale", init_scale, 0.0, MAX_INIT_SCALE,
-                            low_inclusive=False)
-    check_methods("regret_rule", regret_rule, ("finish",), "RegretRule")
-    check_methods("averaging", averaging, ("weight", "scale_exponent"),
-                  "AveragingRule")
-    check_methods("strategy_rule", strategy_rule, ("strategy",),
-                  "StrategyRule")
-    hyperparameters = check_hyperparameters(hyperparameters)
-    if "random_init" in hyperparameters:
-      hyperparameters["random_init"] = random_init
-    if "init_scale" in hyperparameters:
-      hyperparameters["init_scale"] = init_scale
-    super().__init__(game, alternating_updates=alternating_updates,
-                     seed=seed, hyperparameters=hyperparameters)
-    self._regret_rule = regret_rule
-    self._averaging = averaging
-    self._strategy_rule = strategy_rule
+  def _build(self) -> None:
+    config = self._config
+    (self._regret_rule, self._averaging,
+     self._strategy_rule) = self._make_rules()
     tree = self._tree
     shape = (tree.num_infosets, tree.num_distinct_actions)
     self._legal = tree.infoset_legal
     self.cumulative_regret = np.zeros(shape)
     self.cumulative_policy = np.zeros(shape)
     self._current = tree.uniform_policy()
-    self._model: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
-    if random_init:
-      self.cumulative_regret[...] = (init_scale * self._rng.random(shape) *
-                                     self._legal)
-      self.cumulative_policy[...] = (init_scale * self._rng.random(shape) *
-                                     self._legal)
+    self._view = tree.view()  # The game the iterations run on.
+    if config.random_init:
+      self.cumulative_regret[...] = (config.init_scale *
+                                     self._rng.random(shape) * self._legal)
+      self.cumulative_policy[...] = (config.init_scale *
+                                     self._rng.random(shape) * self._legal)
       for rows in tree.player_rows:
         self._update_strategy(rows, 1)
 
+  def _make_rules(self) -> tuple[RegretRule, AveragingRule, StrategyRule]:
+    """The (regret, averaging, strategy) rules this solver runs."""
+    return self._config.rules()
+
   # ------------------------------------------------------- player updates
+  def set_view(self, view: GameView) -> None:
+    """The game the next iterations run on: a view of the solver's tree,
+    ``tree.view()`` (the default) or ``tree.with_model(chance_prob,
+    utility)`` with modelled chance probabilities and utilities (not
+    necessarily zero-sum), as the unknown-environment learners swap a
+    posterior draw or mean in each iteration.
+
+    Raises:
+      ValueError: ``view`` is not a view of this solver's tree.
+    """
+    if not isinstance(view, GameView) or view.tree is not self._tree:
+      raise ValueError(f"view must be a GameView of this solver's tree "
+                       f"({self._tree.game_string}); got {view!r}.")
+    self._view = view
+
   def set_model(self, chance_prob: np.ndarray | None = None,
                 utility: np.ndarray | None = None) -> None:
-    """The game the next iterations run on, on the same compiled tree: its
-    own (None, the default) or modelled chance probabilities [histories]
-    and utilities [histories, players] (not necessarily zero-sum), as the
-    unknown-environment learners swap a posterior draw or mean in each
-    iteration. Both are checked here, once, and made read-only
-    (:meth:`GameTree.check_model`).
+    """``set_view(tree.with_model(chance_prob, utility))``: None keeps the
+    compiled game's array; the arrays are checked once, here.
 
     Raises:
       ValueError: ``chance_prob`` is not a distribution at some chance
         node, or ``utility`` is not finite or not 0 away from terminals.
     """
-    self._model = self._tree.check_model(chance_prob, utility)
+    self.set_view(self._tree.with_model(chance_prob, utility))
 
   def _compute_update(self, player: int) -> PlayerPass:
-    chance_prob, utility = self._model
-    return self._tree.player_counterfactual_values(
-        self._current, player, chance_prob, utility)
+    return self._view.player_counterfactual_values(self._current, player)
 
   def _apply_update(self, player: int, update: PlayerPass, t: int) -> None:
     rows = self._tree.player_rows[player]

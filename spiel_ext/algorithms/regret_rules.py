@@ -17,19 +17,23 @@ DCFR (Noam Brown, Tuomas Sandholm, "Solving Imperfect-Information Games via
 Discounted Regret Minimization", AAAI 2019, arXiv:1809.04040): positive
 regrets times t^alpha / (t^alpha + 1), negative ones times
 t^beta / (t^beta + 1), average weighted by t^gamma.
-:data:`CFR_BASES` names these three combinations once for every solver that
-builds on them (CFRSolver and friends, PrefCFRSolver).
+The rules are small frozen value objects (registered as plain data, so a
+config holding them checkpoints as plain data); each solver's config says
+which it uses, in one place (``CFRConfig.rules()`` and its siblings in
+:mod:`spiel_ext.algorithms.cfr`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numba
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_real
+from spiel_ext.algorithms.protocol import plain_data
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -117,6 +121,8 @@ class StrategyRule(Protocol):
 
 
 # ------------------------------------------------------------ regret rules
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class PlainRegrets:
   """CFR: R <- R + r."""
 
@@ -124,6 +130,8 @@ class PlainRegrets:
     """Nothing left to do."""
 
 
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class PlusRegrets:
   """CFR+ (regret matching+): R <- max(R + r, 0)."""
 
@@ -146,13 +154,14 @@ def discount_factor(t: int, exponent: float) -> float:
   return power / (power + 1)
 
 
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class DiscountedRegrets:
   """DCFR: R <- R + r, then positive entries times t^alpha / (t^alpha + 1)
   and negative ones times t^beta / (t^beta + 1)."""
 
-  def __init__(self, alpha: float, beta: float):
-    self.alpha = alpha
-    self.beta = beta
+  alpha: float
+  beta: float
 
   def finish(self, cumulative_regret: np.ndarray, t: int) -> None:
     discount_regrets(cumulative_regret, discount_factor(t, self.alpha),
@@ -166,6 +175,8 @@ class DiscountedRegrets:
 _UNSCALED_BITS = 500
 
 
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class PowerAveraging:
   """Average weight t^gamma: 0 is CFR's plain average, 1 linear (CFR+),
   2 DCFR's default.
@@ -175,11 +186,13 @@ class PowerAveraging:
   that the solver's numerator is rescaled by exact powers of 2.
   """
 
-  def __init__(self, gamma: float):
-    self.gamma = gamma
+  gamma: float
+
+  def __post_init__(self):
     # Below this t, gamma log2(t) < 500 and no scaling is needed.
-    self._unscaled_below = (math.inf if gamma == 0.0 else
-                            2.0**min(_UNSCALED_BITS / gamma, 1023.0))
+    object.__setattr__(self, "_unscaled_below", (
+        math.inf if self.gamma == 0.0 else
+        2.0**min(_UNSCALED_BITS / self.gamma, 1023.0)))
 
   def scale_exponent(self, t: int) -> int:
     if t < self._unscaled_below:
@@ -196,27 +209,14 @@ class PowerAveraging:
 
 
 # ---------------------------------------------------------- strategy rules
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class RegretMatching:
   """sigma(I, a) = R+(I, a) / sum_b R+(I, b); uniform when no R > 0."""
 
   def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
                _t: int, _rows: slice, out: np.ndarray) -> None:
     regret_matching(cumulative_regret, legal, out)
-
-
-# ------------------------------------------------------------- the bases
-BaseRules = Callable[..., tuple[RegretRule, AveragingRule]]
-
-# How each base accumulates regrets and weights the average. Each takes
-# DCFR's (alpha, beta, gamma), which only "dcfr" reads (defaults: DCFR's).
-CFR_BASES: dict[str, BaseRules] = {
-    "cfr": lambda alpha=1.5, beta=0.0, gamma=2.0: (PlainRegrets(),
-                                                   PowerAveraging(0.0)),
-    "cfr+": lambda alpha=1.5, beta=0.0, gamma=2.0: (PlusRegrets(),
-                                                    PowerAveraging(1.0)),
-    "dcfr": lambda alpha=1.5, beta=0.0, gamma=2.0: (
-        DiscountedRegrets(alpha, beta), PowerAveraging(gamma)),
-}
 
 
 # The largest DCFR gamma accepted. For t < 2^63, gamma log2(t) then stays
@@ -227,8 +227,8 @@ CFR_BASES: dict[str, BaseRules] = {
 MAX_GAMMA = 1000.0
 
 
-def check_dcfr_parameters(alpha: object, beta: object,
-                          gamma: object) -> tuple[float, float, float]:
+def check_dcfr_parameters(alpha: object, beta: object, gamma: object,
+                          prefix: str = "") -> tuple[float, float, float]:
   """DCFR's (alpha, beta, gamma) as floats, if they keep DCFR well defined.
 
   alpha and beta may be any finite numbers: :func:`discount_factor` computes
@@ -237,8 +237,14 @@ def check_dcfr_parameters(alpha: object, beta: object,
   [0, MAX_GAMMA] (a negative one would weight early iterations most, which
   DCFR does not mean; see MAX_GAMMA for the upper bound).
 
+  Args:
+    alpha, beta, gamma: the values to check.
+    prefix: put before the names in messages (``"dcfr_"`` for Pref-CFR's
+      ``dcfr_alpha``).
+
   Raises:
     ValueError: naming the parameter and the accepted values.
   """
-  return (check_real("alpha", alpha), check_real("beta", beta),
-          check_real("gamma", gamma, 0.0, MAX_GAMMA))
+  return (check_real(f"{prefix}alpha", alpha),
+          check_real(f"{prefix}beta", beta),
+          check_real(f"{prefix}gamma", gamma, 0.0, MAX_GAMMA))

@@ -50,6 +50,11 @@ class Artefact:
     """The file in the run folder ``folder``."""
     return Path(folder) / self.relative_path
 
+  def stem(self, folder: Path) -> Path:
+    """The file without its extension, as the figure and table writers take
+    it (they add ``.png``/``.pdf`` or ``.md``/``.tex``)."""
+    return Path(folder) / _KINDS[self.kind][0] / self.name
+
   def cited_as(self, experiment: str) -> str:
     """How the report names it: ``<experiment>/tables/thresholds.md``."""
     return f"{experiment}/{self.relative_path}"

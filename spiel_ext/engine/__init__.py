@@ -3,32 +3,46 @@
     from spiel_ext.engine import compile_game
     tree = compile_game("leduc_poker")        # or a pyspiel.Game
     values = tree.values(tree.uniform_policy())
+    view = tree.with_model(chance_prob, utility)   # a model of the game
+    value, best, _ = view.best_response(policy, player=0)
 
-Modules: :mod:`.layout` (the GameTree and its passes), :mod:`.compiler`
-(pyspiel game to arrays), :mod:`.admission` (what can be compiled and how
-large), :mod:`.loading` (game strings), :mod:`.cache` and
-:mod:`.fingerprint` (the disk cache), and the numba kernels in
-:mod:`.passes`, :mod:`.best_response` and :mod:`.beliefs`. The kernels are
-compiled by numba on first use (about 20 s once; the compiled code is cached
-on disk).
+Modules: :mod:`.layout` (the GameTree: arrays, with the schedules of
+:mod:`.schedules`), :mod:`.model` and :mod:`.view` (a game's numbers,
+checked once, and the view the passes run on), :mod:`.tree_views` (a
+tree's views and its pass methods), the passes by family in
+:mod:`.regret_passes`, :mod:`.response_passes` and :mod:`.belief_passes`,
+:mod:`.strategy` (the strategy check), :mod:`.constants`, :mod:`.inputs`
+(the passes' argument checks), :mod:`.compiler` (pyspiel game to arrays),
+:mod:`.admission` (what can be compiled and how large), :mod:`.loading`
+(game strings), :mod:`.cache` and :mod:`.fingerprint` (the disk cache), and
+the numba kernels in :mod:`.passes`, :mod:`.best_response` and
+:mod:`.beliefs`. The kernels are compiled by numba on first use (about 20 s
+once; the compiled code is cached on disk).
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pyspiel
 
+from spiel_ext.checks import check_bool
 from spiel_ext.engine import cache
-from spiel_ext.engine.admission import (SizeLimit, check_game_type,
+from spiel_ext.engine.admission import (admit, check_compiled_size,
                                         check_max_histories,
                                         estimate_num_histories)
 from spiel_ext.engine.compiler import compile_tree
+from spiel_ext.engine.constants import CHANCE, STRATEGY_TOLERANCE, TERMINAL
 from spiel_ext.engine.fingerprint import game_fingerprint
-from spiel_ext.engine.layout import CHANCE, TERMINAL, GameTree, PlayerPass
+from spiel_ext.engine.layout import GameTree
 from spiel_ext.engine.loading import load_game
+from spiel_ext.engine.model import GameModel
+from spiel_ext.engine.regret_passes import PlayerPass
+from spiel_ext.engine.strategy import StrategyTypeError, check_strategy
+from spiel_ext.engine.view import GameView
 
-__all__ = ["CHANCE", "TERMINAL", "GameTree", "PlayerPass", "compile_game",
-           "load_game", "estimate_num_histories", "clear_compiled_trees"]
+__all__ = ["CHANCE", "TERMINAL", "STRATEGY_TOLERANCE", "GameModel",
+           "GameTree", "GameView", "PlayerPass", "StrategyTypeError",
+           "check_strategy", "clear_compiled_trees", "compile_game",
+           "estimate_num_histories", "load_game"]
 
 # Trees compiled in this process by game string. A tree is used only for a
 # game of the class it was compiled from: a Python game class that is
@@ -66,44 +80,38 @@ def compile_game(game: str | pyspiel.Game | GameTree, *,
       whose probabilities are not a distribution, a game too large for
       ``max_histories``, or ``max_histories`` < 1.
   """
-  if use_cache is not True and use_cache is not False and not isinstance(
-      use_cache, np.bool_):
-    raise TypeError(f"use_cache must be True or False; got {use_cache!r}.")
+  check_bool("use_cache", use_cache)
   if max_histories is not None:
     max_histories = check_max_histories(max_histories)
   if isinstance(game, GameTree):
-    tree = game
+    check_compiled_size(game.game, game.num_histories, max_histories)
+    return game
+  game = load_game(game)
+  game_string = str(game)
+  tree = _MEMO.get(game_string) if use_cache else None
+  if tree is None or type(tree.game) is not type(game):
+    tree = _load_or_build(game, bool(use_cache), max_histories)
+    _MEMO.pop(game_string, None)
+    if len(_MEMO) >= _MEMO_LIMIT:
+      _MEMO.pop(next(iter(_MEMO)))
+    _MEMO[game_string] = tree
   else:
-    game = load_game(game)
-    game_string = str(game)
-    tree = _MEMO.get(game_string) if use_cache else None
-    if tree is None or type(tree.game) is not type(game):
-      tree = _build(game, bool(use_cache), max_histories)
-      _MEMO.pop(game_string, None)
-      if len(_MEMO) >= _MEMO_LIMIT:
-        _MEMO.pop(next(iter(_MEMO)))
-      _MEMO[game_string] = tree
-  if max_histories is not None and tree.num_histories > max_histories:
-    SizeLimit(max_histories, 0).check_tree(tree.game, tree.num_histories)
+    check_compiled_size(game, tree.num_histories, max_histories)
   return tree
 
 
-def _build(game: pyspiel.Game, use_cache: bool,
-           max_histories: int | None) -> GameTree:
-  """The tree from the disk cache, else compiled (and then stored)."""
-  check_game_type(game)
+def _load_or_build(game: pyspiel.Game, use_cache: bool,
+                   max_histories: int | None) -> GameTree:
+  """The tree from the disk cache, else admitted, compiled and stored."""
   game_string = str(game)
-  limit = SizeLimit.for_request(max_histories)
   fingerprint = game_fingerprint(game) if cache.cache_dir() else None
   if use_cache and fingerprint is not None:
     stored = cache.load(game_string, fingerprint)
     if stored is not None:
       arrays, keys = stored
-      limit.check_tree(game, len(arrays["parent"]))
+      check_compiled_size(game, len(arrays["parent"]), max_histories)
       return GameTree(game, arrays, keys)
-  cap = limit.history_cap(game.num_players())
-  limit.check_estimate(game, estimate_num_histories(game, stop_above=cap))
-  tree = compile_tree(game, limit)
+  tree = compile_tree(game, admit(game, max_histories))
   if fingerprint is not None:
     cache.save(game_string, fingerprint, tree.arrays(), tree.infoset_keys)
   return tree

@@ -1,9 +1,13 @@
 """What the engine admits: game types it can compile, and games that fit.
 
-Before anything is built, :func:`estimate_num_histories` samples random
-walks (Knuth's estimator) and a game clearly above the limit is refused; while
-building, the compiler counts histories and the memory they take
-(:class:`SizeLimit`) and stops as soon as the limit is passed.
+Admission happens once per compile, before anything is built
+(:func:`admit`): the game's type is checked, then
+:func:`estimate_num_histories` samples random walks (Knuth's estimator) and
+a game clearly above the limit is refused; while building, the compiler
+counts histories and the memory they take (:class:`SizeLimit`) and stops as
+soon as the limit is passed. A tree that is already compiled (in memory or
+on disk) was admitted when it was built: only a ``max_histories`` the caller
+gives is checked against its known size (:func:`check_compiled_size`).
 
 The limit is ``max_histories`` when the caller gives one, else half the
 available memory. The memory a compiled tree takes is estimated from its
@@ -16,11 +20,12 @@ dominate in perfect-information games such as tic_tac_toe.
 from __future__ import annotations
 
 import dataclasses
-import numbers
 import os
 
 import numpy as np
 import pyspiel
+
+from spiel_ext.checks import is_integer
 
 # Bytes per history: the stored arrays (parent, action, player, infoset,
 # chance probability, edge index: ~30) and the working arrays of the passes
@@ -149,8 +154,7 @@ def check_max_histories(max_histories: object) -> int | None:
   """``max_histories`` as an int >= 1 or None; ValueError/TypeError else."""
   if max_histories is None:
     return None
-  if (isinstance(max_histories, (bool, np.bool_)) or
-      not isinstance(max_histories, numbers.Integral)):
+  if not is_integer(max_histories):
     raise TypeError(f"max_histories must be an int >= 1 or None; got "
                     f"{max_histories!r} ({type(max_histories).__name__}).")
   if max_histories < 1:
@@ -200,24 +204,55 @@ class SizeLimit:
     if estimate > self.history_cap(game.num_players()):
       raise self.error(game, estimate, "an estimated")
 
-  def check_tree(self, game: pyspiel.Game, num_histories: int) -> None:
-    """Refuses an already compiled tree above ``max_histories``."""
-    if self.max_histories is not None and num_histories > self.max_histories:
-      raise self.error(game, num_histories, "it has")
-
   def error(self, game: pyspiel.Game, num_histories: float, how: str,
             num_infosets: int = 0, key_bytes: int = 0) -> ValueError:
     """The error for a game above the limit, with its size."""
-    gib = estimate_tree_bytes(num_histories, game.num_players(), num_infosets,
-                              key_bytes) / 2**30
-    if self.max_histories is not None:
-      limit = f"the limit of max_histories={self.max_histories}"
-      advice = "Pass a larger max_histories if the machine has the memory."
-    else:
-      limit = (f"half the available memory ({self.max_bytes / 2**30:.3g} "
-               "GiB)")
-      advice = ("Pass max_histories=<count> to compile it anyway if the "
-                "machine has the memory.")
-    return ValueError(
-        f"{game} is too large to compile: {how} {num_histories:.3g} "
-        f"histories, about {gib:.3g} GiB, above {limit}. {advice}")
+    return _too_large(game, num_histories, how, self.max_histories,
+                      self.max_bytes, num_infosets, key_bytes)
+
+
+def admit(game: pyspiel.Game, max_histories: int | None) -> SizeLimit:
+  """Admits ``game`` for compiling, once, before anything is built.
+
+  Checks its type (:func:`check_game_type`), then refuses it if the
+  estimate of its size is above the limit (``max_histories``, or half the
+  available memory when None).
+
+  Returns:
+    The limit the compiler then enforces while building.
+
+  Raises:
+    ValueError: a game type the engine cannot compile, or too large.
+  """
+  check_game_type(game)
+  limit = SizeLimit.for_request(max_histories)
+  cap = limit.history_cap(game.num_players())
+  limit.check_estimate(game, estimate_num_histories(game, stop_above=cap))
+  return limit
+
+
+def check_compiled_size(game: pyspiel.Game, num_histories: int,
+                        max_histories: int | None) -> None:
+  """Refuses a tree that is already compiled (in memory, on disk or given)
+  with more than ``max_histories`` histories; None admits any size (the
+  tree fitted in memory when it was built)."""
+  if max_histories is not None and num_histories > max_histories:
+    raise _too_large(game, num_histories, "it has", max_histories, 0.0)
+
+
+def _too_large(game: pyspiel.Game, num_histories: float, how: str,
+               max_histories: int | None, max_bytes: float,
+               num_infosets: int = 0, key_bytes: int = 0) -> ValueError:
+  """The error for a game above the limit, with its size."""
+  gib = estimate_tree_bytes(num_histories, game.num_players(), num_infosets,
+                            key_bytes) / 2**30
+  if max_histories is not None:
+    limit = f"the limit of max_histories={max_histories}"
+    advice = "Pass a larger max_histories if the machine has the memory."
+  else:
+    limit = f"half the available memory ({max_bytes / 2**30:.3g} GiB)"
+    advice = ("Pass max_histories=<count> to compile it anyway if the "
+              "machine has the memory.")
+  return ValueError(
+      f"{game} is too large to compile: {how} {num_histories:.3g} "
+      f"histories, about {gib:.3g} GiB, above {limit}. {advice}")

@@ -22,22 +22,22 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.engine import passes
-from spiel_ext.engine.admission import SizeLimit, check_game_type
-from spiel_ext.engine.layout import CHANCE, TERMINAL, GameTree
-
-# How far a chance node's probabilities may sum from 1.
-CHANCE_SUM_TOLERANCE = 1e-9
+from spiel_ext.engine.admission import SizeLimit
+from spiel_ext.engine.constants import CHANCE, CHANCE_SUM_TOLERANCE, TERMINAL
+from spiel_ext.engine.layout import GameTree
 
 
 def compile_tree(game: pyspiel.Game, limit: SizeLimit) -> GameTree:
   """Enumerates every history of ``game`` into a GameTree.
 
+  ``game`` is one the engine admits (:func:`~.admission.admit`, which
+  :func:`spiel_ext.engine.compile_game` calls first, checks its type).
+
   Raises:
-    ValueError: a game type the engine cannot handle, a chance node whose
-      outcome probabilities are not a distribution, infostate strings that
-      do not identify information sets, or a tree above ``limit``.
+    ValueError: a chance node whose outcome probabilities are not a
+      distribution, infostate strings that do not identify information
+      sets, or a tree above ``limit``.
   """
-  check_game_type(game)
   arrays, keys = _walk(game, limit)
   arrays["perfect_recall"] = np.array(_perfect_recall(game, arrays, keys))
   return GameTree(game, arrays, keys)

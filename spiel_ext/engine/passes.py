@@ -17,8 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-CHANCE = -1
-TERMINAL = -4
+# Module-level ints: numba compiles them in as constants.
+from spiel_ext.engine.constants import CHANCE, TERMINAL
 
 # The engine's kernels: compiled once, cached on disk, releasing the GIL.
 jit = numba.njit(cache=True, nogil=True)

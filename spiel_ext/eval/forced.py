@@ -13,6 +13,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from spiel_ext.checks import is_integer
 from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.policy import PolicyLike, as_strategy
 
@@ -20,7 +21,7 @@ from spiel_ext.policy import PolicyLike, as_strategy
 def action_id(tree: GameTree, row: int, label: str | int) -> int:
   """The legal action of infoset ``row`` named ``label`` (or that id)."""
   legal = np.flatnonzero(tree.infoset_legal[row])
-  if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
+  if is_integer(label):
     if label in legal:
       return int(label)
   else:

@@ -27,12 +27,12 @@ infoset's row summing to 1 within 1e-6; see
 from __future__ import annotations
 
 import collections
-import numbers
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pyspiel
 
+from spiel_ext.checks import check_bool, is_integer
 from spiel_ext.engine import GameTree, compile_game, passes
 from spiel_ext.policy import PolicyLike, as_strategy, check_min_action_prob
 
@@ -94,9 +94,8 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
     ValueError: ``policy`` is not a strategy of the game, or
       ``min_action_prob`` is out of range.
   """
-  if not isinstance(return_only_nash_conv, (bool, np.bool_)):
-    raise TypeError("return_only_nash_conv must be True or False; got "
-                    f"{return_only_nash_conv!r}.")
+  return_only_nash_conv = check_bool("return_only_nash_conv",
+                                     return_only_nash_conv)
   tree = compile_game(game)
   min_action_prob = check_min_action_prob(tree, min_action_prob)
   best, on_policy = _best_and_on_policy(tree, as_strategy(tree, policy),
@@ -132,9 +131,7 @@ def exploitability(game, policy: PolicyLike,
 
 
 def _check_seat(tree: GameTree, seat: object) -> int:
-  if (isinstance(seat, (bool, np.bool_)) or
-      not isinstance(seat, numbers.Integral) or
-      not 0 <= seat < tree.num_players):
+  if not is_integer(seat) or not 0 <= seat < tree.num_players:
     raise ValueError(f"seat must be in 0..{tree.num_players - 1}; got "
                      f"{seat!r}.")
   return int(seat)

@@ -8,8 +8,7 @@ from spiel_ext.experiments.bufp import BUFP_CONVERGENCE, BUFP_TABLES
 from spiel_ext.experiments.gxfp import (GXFP_CONVERGENCE, GXFP_VNM_ASYMMETRIC,
                                         GXFP_VNM_RAISE)
 from spiel_ext.experiments.pref_cfr import (
-    PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT)
-from spiel_ext.experiments.pref_cfr_styles import PREF_CFR_STYLES
+    PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT, PREF_CFR_STYLES)
 from spiel_ext.experiments.quickstart import QUICKSTART
 from spiel_ext.experiments.vcfr import (VCFR_ABLATIONS, VCFR_INFORMATION,
                                         VCFR_UNKNOWN_ENV)

@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
                                   ChanceSampledCFRSolver, GXFPSolver,
-                                  XFPSolver)
+                                  OpenSpielCFRAdapter, XFPSolver)
 from spiel_ext.experiments.entries import AlgorithmEntry
 
 # Schulze's perturbed game: every action keeps probability >= this.
 GXFP_EPSILON = 0.01
 
 
-def build_openspiel_cfr(game: str, seed: int = 0):
-  """OpenSpiel's own Python ``cfr.CFRSolver`` (uniform start; ``seed`` is
-  unused: the solver is deterministic)."""
+def build_openspiel_cfr(game: str, seed: int = 0) -> OpenSpielCFRAdapter:
+  """OpenSpiel's own Python ``cfr.CFRSolver`` behind spiel_ext's solver
+  contract (uniform start; ``seed`` is unused: the solver is
+  deterministic)."""
   del seed
-  from spiel_ext.engine import load_game  # pylint: disable=g-import-not-at-top
-  from open_spiel.python.algorithms import cfr  # pylint: disable=g-import-not-at-top
-  return cfr.CFRSolver(load_game(game))
+  return OpenSpielCFRAdapter(game)
 
 
 COMMON_ALGORITHMS = (

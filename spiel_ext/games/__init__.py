@@ -11,8 +11,9 @@
 
 Every game provides information-state and observation strings and tensors
 (OpenSpiel's neural methods read the tensors; layouts in each module).
-Importing this package imports only pyspiel and numpy: the engine is
-imported when an unknown-environment game is loaded.
+Importing this package imports only pyspiel, numpy and
+:mod:`spiel_ext.checks`: the engine is imported when an unknown-environment
+game is loaded.
 """
 
 from spiel_ext.games import leduc  # pylint: disable=unused-import

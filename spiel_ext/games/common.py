@@ -1,15 +1,23 @@
 """What the spiel_ext games share: their GameType, parameter checks and the
-observer base class (strings, and tensors with named numpy views)."""
+observer base class (strings, and tensors with named numpy views).
+
+The parameter checks (:func:`check_integer`, :func:`check_positive`) live in
+:mod:`spiel_ext.checks` and are re-exported here for the games.
+"""
 
 from __future__ import annotations
 
 import enum
 import math
-import numbers
 from typing import Sequence
 
 import numpy as np
 import pyspiel
+
+from spiel_ext.checks import check_integer, check_positive
+
+__all__ = ["Observer", "PrivateInfo", "check_integer", "check_positive",
+           "poker_game_type"]
 
 
 def poker_game_type(short_name: str, long_name: str, parameters: dict,
@@ -34,35 +42,6 @@ def poker_game_type(short_name: str, long_name: str, parameters: dict,
       provides_observation_string=True,
       provides_observation_tensor=observation_tensor,
       parameter_specification=parameters)
-
-
-def check_integer(game: str, name: str, value: int, low: int,
-                  high: int | None = None) -> int:
-  """``value`` if it is an int in [low, high]; ValueError naming it (and
-  ``game``, unless empty) otherwise.
-
-  Python and numpy integers are accepted; bools, floats (even 2.0) and
-  strings are not.
-  """
-  accepted = (f"an integer >= {low}" if high is None else
-              f"an integer in {low}..{high}")
-  if (isinstance(value, (bool, np.bool_)) or
-      not isinstance(value, numbers.Integral) or value < low or
-      (high is not None and value > high)):
-    shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
-    raise ValueError(f"{game + ': ' if game else ''}{name} must be "
-                     f"{accepted}; got {shown}.")
-  return int(value)
-
-
-def check_positive(game: str, name: str, value: float) -> float:
-  """``value`` if it is a finite number > 0; ValueError naming it else."""
-  if (isinstance(value, (bool, np.bool_)) or
-      not isinstance(value, numbers.Real) or not math.isfinite(value) or
-      value <= 0):
-    raise ValueError(f"{game}: {name} must be a finite number > 0; got "
-                     f"{value!r}.")
-  return float(value)
 
 
 class PrivateInfo(enum.Enum):

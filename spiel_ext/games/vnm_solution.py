@@ -30,6 +30,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from spiel_ext.checks import check_real
+
 # Panels of the raise variant: (player, situation) -> the sequences played.
 P1_SEQUENCES = ("check-fold", "check-call", "check-raise", "bet-fold",
                 "bet-call")
@@ -81,10 +83,8 @@ class AsymmetricSolution:
 
 
 def _ratio(name: str, value: float, ante: float) -> float:
-  if not np.isfinite(value) or value <= 0:
-    raise ValueError(f"{name} must be a finite number > 0; got {value!r}.")
-  if not np.isfinite(ante) or ante <= 0:
-    raise ValueError(f"ante must be a finite number > 0; got {ante!r}.")
+  check_real(name, value, 0.0, low_inclusive=False)
+  check_real("ante", ante, 0.0, low_inclusive=False)
   return value / ante
 
 

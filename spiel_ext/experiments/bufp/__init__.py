@@ -1,7 +1,15 @@
-"""The bufp paper's experiments (being split into declarations)."""
+"""The BUFP paper's experiments (Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond
+Nash Equilibrium: Achieving Bayesian Perfect Equilibrium with Belief Update
+Fictitious Play", DDCLS 2024, arXiv:2409.02706).
 
-import importlib as _importlib
+- ``bufp_convergence`` (:mod:`.convergence`): Figures 1-2, NashConv and the
+  perfect-Bayesian gap against iterations on Kuhn and Leduc.
+- ``bufp_tables`` (:mod:`.tables`): Tables 1-2, 5-rank Leduc head-to-head
+  at the root and with player 1 forced to Call, and section 5.2's
+  percentages.
+"""
 
+from spiel_ext.experiments.bufp.convergence import BUFP_CONVERGENCE
+from spiel_ext.experiments.bufp.tables import BUFP_TABLES
 
-def __getattr__(name):
-  return getattr(_importlib.import_module(__name__ + ".legacy"), name)
+__all__ = ["BUFP_CONVERGENCE", "BUFP_TABLES"]

@@ -1,7 +1,26 @@
-"""The gxfp paper's experiments (being split into declarations)."""
+"""The GXFP paper's experiments on von Neumann-Morgenstern poker (Tim P.
+Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm", 2023,
+arXiv:2310.09658).
 
-import importlib as _importlib
+- ``gxfp_vnm_asymmetric`` (:mod:`.vnm_asymmetric`): Figure 1, the
+  asymmetric game's strategies and action values vs hand, perturbed and
+  not, against the continuous thresholds.
+- ``gxfp_vnm_raise`` (:mod:`.vnm_raise`): Figures 2-3, the raise variant's
+  strategies vs hand, unperturbed GXFP and perturbed XFP vs GXFP.
+- ``gxfp_convergence`` (:mod:`.convergence`): Figures 4-5, value and
+  NashConv vs iterations for CFR, XFP and GXFP, and the paper's side
+  remarks (alternating updates, cost per iteration, integer counting).
 
+Each figure runs all its algorithms on one update schedule, once per
+schedule (:data:`.paper_values.SCHEDULES`, :func:`.paper_values.
+schedule_roles`); :func:`.timing.time_alone` times solvers one at a time.
+"""
 
-def __getattr__(name):
-  return getattr(_importlib.import_module(__name__ + ".legacy"), name)
+from spiel_ext.experiments.gxfp.convergence import GXFP_CONVERGENCE
+from spiel_ext.experiments.gxfp.paper_values import SCHEDULES, schedule_roles
+from spiel_ext.experiments.gxfp.timing import time_alone
+from spiel_ext.experiments.gxfp.vnm_asymmetric import GXFP_VNM_ASYMMETRIC
+from spiel_ext.experiments.gxfp.vnm_raise import GXFP_VNM_RAISE
+
+__all__ = ["GXFP_CONVERGENCE", "GXFP_VNM_ASYMMETRIC", "GXFP_VNM_RAISE",
+           "SCHEDULES", "schedule_roles", "time_alone"]

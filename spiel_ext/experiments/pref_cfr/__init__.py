@@ -1,11 +1,14 @@
-"""The Pref-CFR paper's experiments (being split into declarations)."""
+"""The Pref-CFR paper's experiments (Ju, Tellier, Sun, Fang, Luo,
+"Preference-CFR: Beyond Nash Equilibrium for Better Game Strategies", ICML
+2025, arXiv:2411.01217): Figure 3 (``pref_cfr_kuhn_alpha``), Figure 4
+(``pref_cfr_kuhn_settings``) and the play styles of section 5.2
+(``pref_cfr_styles``)."""
 
-import importlib as _importlib
+from spiel_ext.experiments.pref_cfr.pref_cfr_kuhn_alpha import (
+    PREF_CFR_KUHN_ALPHA)
+from spiel_ext.experiments.pref_cfr.pref_cfr_kuhn_settings import (
+    PREF_CFR_KUHN_SETTINGS_EXPERIMENT)
+from spiel_ext.experiments.pref_cfr.pref_cfr_styles import PREF_CFR_STYLES
 
-
-def __getattr__(name):
-  for module in ("legacy_kuhn", "legacy_styles"):
-    loaded = _importlib.import_module(f"{__name__}.{module}")
-    if hasattr(loaded, name):
-      return getattr(loaded, name)
-  raise AttributeError(name)
+__all__ = ["PREF_CFR_KUHN_ALPHA", "PREF_CFR_KUHN_SETTINGS_EXPERIMENT",
+           "PREF_CFR_STYLES"]

@@ -31,6 +31,11 @@ def build_replicate(learner: Any, game: str, seed: int = 0, *,
   return learner(game, seed=seed, **config)
 
 
+def replicate_id(label: str) -> str:
+  """The id of ``label``'s noise-floor replicate."""
+  return f"{label} (replicate)"
+
+
 def _learner(label: str, learner: Any, description: str,
              **config) -> AlgorithmEntry:
   needs_network = config.get("information") in ("bnn", "bnn_sampled")
@@ -41,7 +46,7 @@ def _learner(label: str, learner: Any, description: str,
 def _replicate(label: str, learner: Any, **config) -> AlgorithmEntry:
   return AlgorithmEntry(
       functools.partial(build_replicate, learner), dict(config, replicate=1),
-      f"{label} (replicate)", description=f"{label} with another learner "
+      replicate_id(label), description=f"{label} with another learner "
       "seed on the same environments: the noise floor of a paired "
       "comparison")
 

@@ -1,0 +1,272 @@
+"""OpenSpiel's own Python CFR behind spiel_ext's solver contract.
+
+:class:`OpenSpielCFRAdapter` runs ``open_spiel.python.algorithms.cfr``'s
+``CFRSolver`` (Martin Zinkevich, Michael Johanson, Michael Bowling, Carmelo
+Piccione, "Regret Minimization in Games with Incomplete Information",
+NeurIPS 2007, with OpenSpiel's alternating updates) or ``CFRPlusSolver``
+(Oskari Tammelin, "Solving Large Imperfect Information Games Using CFR+",
+2014, arXiv:1407.5042) unchanged, iterate for iterate, and adds what the
+platform relies on (:mod:`spiel_ext.algorithms.protocol`): a ``config``,
+``iteration_count``, ``progress()`` and ``state_dict()`` /
+``load_state_dict()`` of the infostate nodes' cumulative regrets and
+policies, so that a run of OpenSpiel's reference implementation
+checkpoints and resumes exactly like spiel_ext's own solvers.
+
+    from spiel_ext.algorithms.openspiel import OpenSpielCFRAdapter
+    solver = OpenSpielCFRAdapter("kuhn_poker")        # OpenSpiel's CFRSolver
+    plus = OpenSpielCFRAdapter("kuhn_poker", kind="cfr+")
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python import policy as openspiel_policy
+from open_spiel.python.algorithms import cfr as openspiel_cfr
+
+from spiel_ext.algorithms.base import SolverConfig, constructor_signature
+from spiel_ext.algorithms.checks import check_choice, short_repr
+from spiel_ext.algorithms.protocol import (STATE_VERSION, Progress,
+                                           check_state_version,
+                                           config_from_plain, config_to_plain,
+                                           resolve_config, values_equal)
+from spiel_ext.engine import GameTree, load_game
+
+# OpenSpiel's Python CFR solvers, by kind.
+KINDS = {"cfr": openspiel_cfr.CFRSolver, "cfr+": openspiel_cfr.CFRPlusSolver}
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class OpenSpielCFRConfig(SolverConfig):
+  """Which of OpenSpiel's Python CFR solvers runs.
+
+  Attributes:
+    kind: "cfr" (default; ``cfr.CFRSolver``: regret matching, uniform
+      average, alternating updates) or "cfr+" (``cfr.CFRPlusSolver``:
+      regret matching+, linear average, alternating updates).
+  """
+
+  kind: str = "cfr"
+
+  def __post_init__(self) -> None:
+    check_choice("kind", self.kind, tuple(KINDS))
+
+
+def _load(game: Any) -> pyspiel.Game:
+  """A pyspiel game from a game, a game string or a compiled GameTree."""
+  if isinstance(game, GameTree):
+    game = game.game
+  elif isinstance(game, str):
+    game = load_game(game)
+  elif not isinstance(game, pyspiel.Game):
+    raise TypeError("game must be a pyspiel game, a game string or a "
+                    f"GameTree; got {short_repr(game)}.")
+  if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+    raise ValueError(f"game {game} is not sequential; OpenSpiel's CFR needs "
+                     "a sequential game (convert_to_turn_based).")
+  return game
+
+
+class OpenSpielCFRAdapter:
+  """OpenSpiel's Python ``CFRSolver`` / ``CFRPlusSolver`` with the solver
+  contract.
+
+  Each iteration is OpenSpiel's own ``evaluate_and_update_policy()``.
+  ``current_policy()`` is OpenSpiel's current policy (one object, updated
+  in place); ``average_policy()`` a fresh copy of OpenSpiel's average
+  (OpenSpiel itself returns one object it updates on each call).
+
+  Args:
+    game: a pyspiel game, a game string or a compiled GameTree (its game);
+      sequential.
+    config: an :class:`OpenSpielCFRConfig` (default: its defaults).
+    shortcuts: its fields as keywords (``kind="cfr+"``).
+
+  Raises:
+    TypeError: ``config`` of another class, a keyword naming no field, or a
+      game of another type.
+    ValueError: an unknown kind, an unknown game or a game that is not
+      sequential.
+
+  Example::
+
+    solver = OpenSpielCFRAdapter("kuhn_poker")
+    for _ in range(10):
+      solver.evaluate_and_update_policy()
+    state = solver.state_dict()   # plain data; resumes exactly
+  """
+
+  Config = OpenSpielCFRConfig
+  _POSITIONAL = ()
+
+  def __init__(self, game: pyspiel.Game | str | GameTree,
+               config: OpenSpielCFRConfig | None = None, **shortcuts: Any):
+    self._config = resolve_config(OpenSpielCFRConfig, config, shortcuts,
+                                  type(self).__name__)
+    self._game = _load(game)
+    self._solver = KINDS[self._config.kind](self._game)
+    # pylint: disable=protected-access
+    self._nodes = self._solver._info_state_nodes
+    self._lookup = self._solver._current_policy.state_lookup
+    # pylint: enable=protected-access
+    # The infostates in the rows of OpenSpiel's tabular policy.
+    self._keys = sorted(self._nodes, key=self._lookup.__getitem__)
+
+  # ------------------------------------------------------------- contract
+  @property
+  def config(self) -> OpenSpielCFRConfig:
+    """The hyperparameters."""
+    return self._config
+
+  @property
+  def game(self) -> pyspiel.Game:
+    return self._game
+
+  @property
+  def solver(self) -> openspiel_cfr._CFRSolver:  # pylint: disable=protected-access
+    """The wrapped OpenSpiel solver."""
+    return self._solver
+
+  @property
+  def iteration_count(self) -> int:
+    """Completed iterations."""
+    return self._solver._iteration  # pylint: disable=protected-access
+
+  def progress(self) -> Progress:
+    """Iterations completed (no episodes)."""
+    return Progress(self.iteration_count, None)
+
+  def evaluate_and_update_policy(self) -> None:
+    """One iteration of OpenSpiel's solver."""
+    self._solver.evaluate_and_update_policy()
+
+  def iteration(self) -> None:
+    """Alias of :meth:`evaluate_and_update_policy`."""
+    self.evaluate_and_update_policy()
+
+  def current_policy(self) -> openspiel_policy.TabularPolicy:
+    """OpenSpiel's current policy: one object, updated in place."""
+    return self._solver.current_policy()
+
+  def average_policy(self) -> openspiel_policy.TabularPolicy:
+    """The average policy, as a fresh TabularPolicy."""
+    return self._solver.average_policy().__copy__()
+
+  def __repr__(self) -> str:
+    return (f"{type(self).__name__}(game={str(self._game)!r}, "
+            f"kind={self._config.kind!r}, "
+            f"iteration={self.iteration_count})")
+
+  # ----------------------------------------------------------- checkpoint
+  def _dense(self, attribute: str) -> tuple[np.ndarray, np.ndarray]:
+    """A node dict attribute as [infosets, actions] values and a mask of
+    the actions the dict holds (OpenSpiel's dicts fill in as the
+    iterations touch them)."""
+    shape = (len(self._keys), self._game.num_distinct_actions())
+    values = np.zeros(shape)
+    present = np.zeros(shape, dtype=bool)
+    for row, key in enumerate(self._keys):
+      for action, value in getattr(self._nodes[key], attribute).items():
+        values[row, action] = value
+        present[row, action] = True
+    return values, present
+
+  def state_dict(self) -> dict[str, Any]:
+    """The state as plain data: the format version, class, game, config,
+    iteration, the infostate keys, each node's cumulative regrets and
+    policies ([infosets, actions], with masks of the entries OpenSpiel's
+    dicts hold, in legal-action order) and the current policy."""
+    regret, regret_present = self._dense("cumulative_regret")
+    policy, policy_present = self._dense("cumulative_policy")
+    rows = [self._lookup[key] for key in self._keys]
+    return {
+        "version": STATE_VERSION,
+        "solver": type(self).__name__,
+        "game": str(self._game),
+        "config": config_to_plain(self._config),
+        "iteration": self.iteration_count,
+        "infostates": list(self._keys),
+        "cumulative_regret": regret,
+        "cumulative_regret_present": regret_present,
+        "cumulative_policy": policy,
+        "cumulative_policy_present": policy_present,
+        "current_policy": self._solver.current_policy()
+                          .action_probability_array[rows].copy(),
+    }
+
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores a :meth:`state_dict` of an adapter of this game and config.
+
+    Raises:
+      ValueError: a state of another format version, class, game, config
+        or infostates, or arrays that do not fit.
+    """
+    name = type(self).__name__
+    check_state_version(state, name)
+    if state.get("solver") != name:
+      raise ValueError(f"checkpoint is from {state.get('solver')}, not "
+                       f"{name}.")
+    if state.get("game") != str(self._game):
+      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
+                       f"{self._game}.")
+    if not values_equal(state.get("config"),
+                        config_to_plain(self._config)):
+      raise ValueError(f"{name}: the checkpoint's config "
+                       f"{state.get('config')} is not this adapter's "
+                       f"{config_to_plain(self._config)}.")
+    if list(state.get("infostates", ())) != self._keys:
+      raise ValueError(f"{name}: the checkpoint's infostates are not "
+                       f"{self._game}'s.")
+    shape = (len(self._keys), self._game.num_distinct_actions())
+    arrays = {}
+    for array_name in ("cumulative_regret", "cumulative_regret_present",
+                       "cumulative_policy", "cumulative_policy_present",
+                       "current_policy"):
+      value = np.asarray(state[array_name])
+      if value.shape != shape or value.dtype.kind not in "biuf" or (
+          not np.all(np.isfinite(value))):
+        raise ValueError(f"checkpoint array {array_name} is corrupt: shape "
+                         f"{value.shape} (expected {shape}) or non-finite "
+                         "entries.")
+      arrays[array_name] = value
+    for row, key in enumerate(self._keys):
+      node = self._nodes[key]
+      for attribute in ("cumulative_regret", "cumulative_policy"):
+        table = getattr(node, attribute)
+        table.clear()
+        present = arrays[f"{attribute}_present"][row]
+        # In legal-action order, the order OpenSpiel's updates insert them
+        # (its sums run in that order).
+        for action in node.legal_actions:
+          if present[action]:
+            table[action] = float(arrays[attribute][row, action])
+    current = self._solver.current_policy().action_probability_array
+    current[[self._lookup[key] for key in self._keys]] = (
+        arrays["current_policy"])
+    self._solver._iteration = int(state["iteration"])  # pylint: disable=protected-access
+
+  @classmethod
+  def from_state_dict(cls, state: dict[str, Any]) -> "OpenSpielCFRAdapter":
+    """The adapter a :meth:`state_dict` describes."""
+    check_state_version(state, cls.__name__)
+    adapter = cls(state["game"], config_from_plain(
+        OpenSpielCFRConfig, state.get("config"), cls.__name__))
+    adapter.load_state_dict(state)
+    return adapter
+
+  def __getstate__(self) -> dict[str, Any]:
+    return {"state": self.state_dict()}
+
+  def __setstate__(self, pickled: dict[str, Any]) -> None:
+    state = pickled["state"]
+    check_state_version(state, type(self).__name__)
+    self.__init__(state["game"], config_from_plain(  # pylint: disable=unnecessary-dunder-call
+        OpenSpielCFRConfig, state.get("config"), type(self).__name__))
+    self.load_state_dict(state)
+
+
+# (game, config=None, *, kind="cfr"), for inspect.signature and help.
+OpenSpielCFRAdapter.__signature__ = constructor_signature(OpenSpielCFRAdapter)

@@ -1,0 +1,233 @@
+"""The measures of the BUFP paper's Tables 1-2 claims (Qi Ju, Zhemei Fang,
+Yunfeng Luo, "Beyond Nash Equilibrium: Achieving Bayesian Perfect
+Equilibrium with Belief Update Fictitious Play", 2024) and the rules that
+judge them.
+
+Each measure takes the run (:class:`RunResults`) and, as keywords, what
+its declaration binds: the table variants (``.algorithms`` naming the
+algorithm of each role, ``.label``), the snapshot loader (see
+:mod:`spiel_ext.analysis.bufp_tables`) and the row's statement, a template
+whose ``{case}`` the measure fills in (iterations and rules).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+import numpy as np
+
+from spiel_ext.analysis.bufp_paper_values import (MEAN, PAPER_PERCENTAGES,
+                                                  RECOVERED, SECURED)
+from spiel_ext.analysis.bufp_tables import (FINAL, MATCHED, Loader,
+                                            deviation_percentages,
+                                            pair_percentages, role_policies,
+                                            rules_name, snapshot_labels,
+                                            spread, table_cells, variants_run)
+from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
+
+# The paper's cell is one pair of runs: CFR vs CFR holds when it lies
+# where one pair of ours could, within ROOM_SDS sd of our pairs' mean (and
+# never closer than MIN_ROOM_MBH).
+ROOM_SDS = 2.0
+MIN_ROOM_MBH = 0.5
+# Tables 1-2: the largest |ours - paper| over the paper's nine cells.
+CELLS_WITHIN_MBH = Threshold(holds_at=2.0, partly_at=5.0)
+# A percentage holds within this many points of the paper's (partly when
+# only its sign agrees).
+PERCENT_POINTS = 10.0
+
+
+def _detail_label(settings, snapshot: str) -> str:
+  return {FINAL: f"after {settings.iterations:,} it.",
+          MATCHED: "at matched exploitability"}[snapshot]
+
+
+def _first(results: RunResults, variants):
+  """The first table variant run, or None."""
+  run = variants_run(results.settings, variants)
+  return run[0] if run else None
+
+
+def no_variant(results: RunResults, *, variants: Sequence[Any]
+               ) -> Measurement | None:
+  """A "not run" row when no variant's algorithms all ran."""
+  if variants_run(results.settings, variants):
+    return None
+  return Measurement("no variant's algorithms all ran")
+
+
+def missing_tables(results: RunResults, *, snapshot: str,
+                   variants: Sequence[Any], load: Loader,
+                   statement: str) -> Measurement | None:
+  """A "not run" row when the first variant has no strategies at
+  ``snapshot`` for every role (on the first game)."""
+  variant = _first(results, variants)
+  if variant is None:
+    return None
+  settings = results.settings
+  if role_policies(settings, results.folder, snapshot, settings.games[0],
+                   variant, load) is not None:
+    return None
+  return Measurement(
+      "not every algorithm reached this point", setting=variant.label,
+      claim=statement.format(case=_detail_label(settings, snapshot)))
+
+
+def _detail(results: RunResults, snapshot: str, variants, load):
+  """(variant, case label, (table1, table2)) for the first variant on the
+  first game at ``snapshot``, or None."""
+  variant = _first(results, variants)
+  if variant is None:
+    return None
+  settings = results.settings
+  game = settings.games[0]
+  cells = table_cells(settings, results.folder, snapshot, game, variant, load)
+  if cells is None:
+    return None
+  return (variant, f"{_detail_label(settings, snapshot)}, {rules_name(game)}",
+          cells)
+
+
+def within_room(value: tuple[float, float]) -> str:
+  """(|ours - paper|, room) -> holds within the room."""
+  distance, room = value
+  return "holds" if distance <= room else "does not hold"
+
+
+def cfr_vs_cfr(results: RunResults, *, snapshot: str, variants, load: Loader,
+               statement: str, paper: float) -> Measurement | None:
+  """CFR against itself in Table 1 beside the paper's ``paper`` mb/h."""
+  found = _detail(results, snapshot, variants, load)
+  if found is None:
+    return None
+  variant, case, (table1, _) = found
+  cfr = table1["CFR", "CFR"]
+  room = max(MIN_ROOM_MBH, ROOM_SDS * cfr.std())
+  return Measurement(
+      f"{cfr.mean():.2f} ± {cfr.std():.2f} mb/h (mean ± sd over {len(cfr)} "
+      f"seed pairs; holds within {room:.2f} of {paper:.2f})",
+      (abs(cfr.mean() - paper), room), variant.label,
+      statement.format(case=case))
+
+
+def cells_difference(results: RunResults, *, snapshot: str, variants,
+                     load: Loader, statement: str, forced: bool,
+                     paper: dict[tuple[str, str], float]
+                     ) -> Measurement | None:
+  """The largest |ours - paper| over the paper's cells of Table 1 (or, with
+  ``forced``, Table 2)."""
+  found = _detail(results, snapshot, variants, load)
+  if found is None:
+    return None
+  variant, case, cells = found
+  ours = cells[1 if forced else 0]
+  worst = max(abs(ours[key].mean() - value) for key, value in paper.items())
+  return Measurement(
+      f"largest difference from the paper's cells {worst:.2f} mb/h", worst,
+      variant.label, statement.format(case=case))
+
+
+def close_percentage(ours: float, paper: float) -> str:
+  """Within PERCENT_POINTS of the paper's holds; the same sign holds
+  partly."""
+  if abs(ours - paper) <= PERCENT_POINTS:
+    return "holds"
+  return "holds partly" if ours * paper > 0 else "does not hold"
+
+
+@dataclasses.dataclass(frozen=True)
+class PercentageCheck:
+  """A section 5.2 percentage against the paper's.
+
+  Attributes:
+    ours: from the mean cells.
+    paper: the paper's.
+    low, high: the smallest and largest over seed pairs.
+    parts_hold: for the mean, whether both its parts hold.
+  """
+  ours: float
+  paper: float
+  low: float
+  high: float
+  parts_hold: bool = True
+
+
+def percentage_verdict(check: PercentageCheck) -> str:
+  """:func:`close_percentage`, holding only partly when the paper's value
+  lies more than PERCENT_POINTS outside our seed pairs' range, or (the
+  mean) when a matching mean comes from mismatched parts."""
+  verdict = close_percentage(check.ours, check.paper)
+  if verdict == "holds" and not (check.low - PERCENT_POINTS <= check.paper
+                                 <= check.high + PERCENT_POINTS):
+    verdict = "holds partly"
+  if verdict == "holds" and not check.parts_hold:
+    verdict = "holds partly"
+  return verdict
+
+
+def _check(means, pairs, key: str, parts_hold: bool = True
+           ) -> PercentageCheck:
+  return PercentageCheck(means[key], PAPER_PERCENTAGES[key],
+                         np.min(pairs[key]), np.max(pairs[key]), parts_hold)
+
+
+def percentage(results: RunResults, *, snapshot: str, variants, load: Loader,
+               statement: str, key: str) -> Measurement | None:
+  """Section 5.2's ``key`` (recovered, secured or mean %) from our tables,
+  with its spread over seed pairs."""
+  found = _detail(results, snapshot, variants, load)
+  if found is None:
+    return None
+  variant, case, cells = found
+  means, pairs = deviation_percentages(*cells), pair_percentages(*cells)
+  ours = f"{means[key]:.2f}% (over seed pairs: {spread(pairs[key])})"
+  if key == SECURED:
+    ours += (f"; its denominator, CFR's gain, is "
+             f"{means['profit gain CFR']:.1f} mb/h (over seed pairs "
+             f"{spread(pairs['profit gain CFR'])})")
+  check = _check(means, pairs, key)
+  if key == MEAN:
+    parts_hold = all(percentage_verdict(_check(means, pairs, part)) == "holds"
+                     for part in (RECOVERED, SECURED))
+    if percentage_verdict(check) == "holds" and not parts_hold:
+      ours += (" (near the paper's only because its two parts err in "
+               "opposite directions)")
+    check = dataclasses.replace(check, parts_hold=parts_hold)
+  return Measurement(ours, check, variant.label, statement.format(case=case))
+
+
+def across_iterations(results: RunResults, *, position: int,
+                      later_games: bool, variants, load: Loader,
+                      statement: str) -> list[Measurement] | None:
+  """For the ``position``-th variant run, on the first game (or, with
+  ``later_games``, each other game): the percentages at every snapshot,
+  judged at the last iteration snapshot (the final one, or a capped
+  algorithm's cap). The value: whether the recovered and the secured
+  percentages each hold."""
+  settings = results.settings
+  run = variants_run(settings, variants)
+  if position >= len(run):
+    return None
+  variant = run[position]
+  rows = []
+  for game in (settings.games[1:] if later_games else settings.games[:1]):
+    parts, finals = [], []
+    for snapshot, label in snapshot_labels(settings):
+      cells = table_cells(settings, results.folder, snapshot, game, variant,
+                          load)
+      if cells is None:
+        continue
+      means, pairs = deviation_percentages(*cells), pair_percentages(*cells)
+      parts.append(f"{label}: recovered {means[RECOVERED]:.1f}%, secured "
+                   f"{means[SECURED]:.1f}% ({spread(pairs[SECURED])}), "
+                   f"mean {means[MEAN]:.1f}%")
+      finals.append((snapshot, means))
+    if not finals:
+      continue
+    _, last = [f for f in finals if f[0] != MATCHED][-1]
+    holds = [close_percentage(last[key], PAPER_PERCENTAGES[key]) == "holds"
+             for key in (RECOVERED, SECURED)]
+    rows.append(Measurement("; ".join(parts), holds, variant.label,
+                            statement.format(case=rules_name(game))))
+  return rows

@@ -1,0 +1,148 @@
+"""What the GXFP paper's analyses share: the algorithm labels by update
+schedule and role, and the von Neumann-Morgenstern poker readouts.
+
+Tim P. Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm",
+2023, arXiv:2310.09658. The paper does not say whether players update at
+once or in turn, so every figure runs all its algorithms on one schedule,
+once per schedule; :class:`GXFPLabels` says which label plays which role
+("CFR", "XFP", "GXFP" and the perturbed "XFP (eps=...)", "GXFP (eps=...)")
+on each schedule. Thresholds are compared as sequence masses after reading
+perturbed strategies as the choice they stand for
+(:func:`spiel_ext.policy.remove_perturbation`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pyspiel
+
+# {algorithm: [final strategy of each seed, in seed order]} of one game:
+# (settings, folder, snapshot name, game) -> that, as
+# spiel_ext.experiments.spec.load_snapshots reads it.
+SnapshotLoader = Callable[[Any, Path, str, "str | None"],
+                          dict[str, list[np.ndarray]]]
+FINAL = "final"  # The snapshot every unit takes at its last iteration.
+# A hand mixes when its largest probability is below MIXED[1] (player 2's
+# call in the asymmetric game: strictly between the two).
+MIXED = (0.05, 0.95)
+SIMULTANEOUS, ALTERNATING = "simultaneous", "alternating"
+
+
+def perturbed_name(name: str, eps: float) -> str:
+  """The name of ``name`` in the eps-perturbed game: "GXFP (eps=0.01)"."""
+  return f"{name} (eps={eps:g})"
+
+
+@dataclasses.dataclass(frozen=True)
+class GXFPLabels:
+  """The GXFP experiments' algorithm labels, by update schedule and role.
+
+  Attributes:
+    epsilon: the perturbation of the perturbed roles (every action keeps
+      probability >= eps; Schulze's eq. 24).
+    roles: {schedule: {role: label}}, schedules in the order the figures
+      draw them; roles "CFR", "XFP", "GXFP", "XFP (eps=...)", "GXFP
+      (eps=...)" (the perturbed ones named by :func:`perturbed_name`).
+    heavy_cfr: {schedule: label} of CFR from U(0, 1) regrets.
+    uniform_cfr: {schedule: label} of CFR from the uniform strategy.
+    integer_gxfp: the label of GXFP counting in integers (simultaneous).
+    perturbed_metric: the results' name of the eps-perturbed game's
+      NashConv.
+  """
+  epsilon: float
+  roles: Mapping[str, Mapping[str, str]]
+  heavy_cfr: Mapping[str, str]
+  uniform_cfr: Mapping[str, str]
+  integer_gxfp: str
+  perturbed_metric: str
+
+  @property
+  def schedules(self) -> tuple[str, ...]:
+    return tuple(self.roles)
+
+  @property
+  def xfp_eps(self) -> str:
+    """The role of perturbed XFP."""
+    return perturbed_name("XFP", self.epsilon)
+
+  @property
+  def gxfp_eps(self) -> str:
+    """The role of perturbed GXFP."""
+    return perturbed_name("GXFP", self.epsilon)
+
+  @property
+  def order(self) -> tuple[str, ...]:
+    """Every label, in the order tables list them: each schedule's roles,
+    then CFR's heavy and uniform starts, then integer counting."""
+    return tuple(dict.fromkeys(
+        [label for roles in self.roles.values() for label in roles.values()]
+        + list(self.heavy_cfr.values()) + list(self.uniform_cfr.values())
+        + [self.integer_gxfp]))
+
+  def schedule_of(self, label: str) -> str:
+    """The update schedule of ``label`` (a label outside the lineup:
+    simultaneous, as OpenSpiel's XFP)."""
+    for schedule, roles in self.roles.items():
+      if label in roles.values():
+        return schedule
+    for starts in (self.heavy_cfr, self.uniform_cfr):
+      for schedule, name in starts.items():
+        if label == name:
+          return schedule
+    return SIMULTANEOUS
+
+  def eps_of(self, label: str) -> float:
+    """The perturbation ``label`` runs in (0.0: the unperturbed game)."""
+    perturbed = {roles[role] for roles in self.roles.values()
+                 for role in (self.xfp_eps, self.gxfp_eps) if role in roles}
+    return self.epsilon if label in perturbed else 0.0
+
+  def role_labels(self, schedule: str, roles: Sequence[str]
+                  ) -> dict[str, str]:
+    """{role: label} of ``roles`` on ``schedule``."""
+    return {role: self.roles[schedule][role] for role in roles}
+
+  def ordered(self, roles: Sequence[str]) -> tuple[str, ...]:
+    """The labels of ``roles``, schedule by schedule."""
+    return tuple(self.roles[schedule][role] for schedule in self.roles
+                 for role in roles)
+
+  def schedule_of_variant(self, variant: Any) -> str:
+    """The schedule of a variant that runs one schedule's labels."""
+    return self.schedule_of(variant.algorithms[0])
+
+
+def ran(variant: Any, settings: Any) -> bool:
+  """Whether every algorithm of ``variant`` ran with ``settings``."""
+  return set(variant.algorithms) <= set(settings.algorithms)
+
+
+def hands_of(game: str) -> int:
+  """N, the number of hands of a ``spiel_ext_vnm_poker`` game string."""
+  return int(pyspiel.load_game(game).get_parameters()["hands"])
+
+
+def sequences(game: str, strategy: np.ndarray, eps: float = 0.0,
+              conditional: bool = False) -> dict[str, dict[str, np.ndarray]]:
+  """Sequence probabilities by hand (:func:`spiel_ext.eval.vnm.
+  sequence_probabilities`); ``eps`` > 0 reads a perturbed strategy as the
+  choice it stands for; ``conditional`` gives player 1's raise-variant
+  sequences given the first action (the paper's drawing)."""
+  from spiel_ext.eval import vnm  # pylint: disable=g-import-not-at-top
+  return vnm.sequence_probabilities(game, strategy, eps,
+                                    conditional=conditional)
+
+
+def near_threshold(strengths: np.ndarray, thresholds: Sequence[float],
+                   hands: int) -> np.ndarray:
+  """Hands within 2/N of a threshold (boundary effects of the discrete
+  game, which the paper expects)."""
+  if not len(thresholds):
+    return np.zeros(len(strengths), dtype=bool)
+  distance = np.min(np.abs(strengths[:, None] - np.asarray(thresholds)[None]),
+                    axis=1)
+  return distance < 2.0 / hands

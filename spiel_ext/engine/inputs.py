@@ -1,0 +1,58 @@
+"""The checks of what the passes take: a player, a policy, a float array.
+
+The numba kernels do not check bounds, so every array a pass takes is
+checked here first, against the compiled tree it runs on; the common case
+(a float64 array of the right shape, an int player) costs one type and
+shape comparison.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from spiel_ext.checks import is_integer
+if TYPE_CHECKING:
+  from spiel_ext.engine.layout import GameTree
+
+__all__ = ["check_player", "float_array", "policy_array"]
+
+
+def check_player(tree: GameTree, player: object) -> None:
+  """Raises ValueError unless ``player`` is a player of ``tree``'s game."""
+  if type(player) is int and 0 <= player < tree.num_players:
+    return  # The common case, without the slower checks below.
+  if not is_integer(player) or not 0 <= player < tree.num_players:
+    raise ValueError(f"player must be an int in 0..{tree.num_players - 1} "
+                     f"for {tree.game_string}; got {player!r}.")
+
+
+def float_array(tree: GameTree, name: str, value: object,
+                shape: tuple[int, ...]) -> np.ndarray:
+  """``value`` as a float64 array, if it is a numeric array of ``shape``;
+  ValueError naming it else. A float64 array is returned as it is (any
+  memory layout works in numba), anything else converted to a contiguous
+  float64 copy."""
+  if (type(value) is np.ndarray and value.dtype.char == "d" and
+      value.shape == shape):
+    return value  # The common case.
+  if (not isinstance(value, np.ndarray) or value.shape != shape or
+      value.dtype.kind not in "biuf"):
+    got = (f"{value.dtype} array of shape {value.shape}"
+           if isinstance(value, np.ndarray) else type(value).__name__)
+    raise ValueError(f"{name} must be a float array of shape {shape} for "
+                     f"{tree.game_string}; got {got}.")
+  return np.ascontiguousarray(value, dtype=np.float64)
+
+
+def policy_array(tree: GameTree, policy: object) -> np.ndarray:
+  """``policy`` as a contiguous float64 [infosets, actions] array (the
+  passes read it flat); ValueError naming it else."""
+  if type(policy) is np.ndarray and policy.shape == tree.policy_shape:
+    try:
+      return np.ascontiguousarray(policy, dtype=np.float64)
+    except (TypeError, ValueError):
+      pass  # Not numbers: float_array says so.
+  return np.ascontiguousarray(
+      float_array(tree, "policy", policy, tree.policy_shape))

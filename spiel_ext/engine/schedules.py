@@ -1,0 +1,117 @@
+"""Schedules a compiled tree derives from its arrays on first use.
+
+Each is built once per tree (``GameTree``'s cached properties call the
+functions here) and read by the passes: CSR groupings, the best-response
+skeletons and level orders, the edges of a player, and the fallback weights
+of the beliefs. Those that depend on a player are :class:`PerPlayer` tables,
+built for a player the first time it is asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Generic, NamedTuple, TypeVar
+
+import numpy as np
+
+from spiel_ext.engine import beliefs, best_response, passes
+
+if TYPE_CHECKING:
+  from spiel_ext.engine.layout import GameTree
+
+T = TypeVar("T")
+
+
+class Groups(NamedTuple):
+  """Indices grouped CSR-style: group g is members[start[g]:start[g + 1]]."""
+  start: np.ndarray
+  members: np.ndarray
+
+
+class BestResponseSchedule(NamedTuple):
+  """The skeleton of the fast best-response pass (see
+  :func:`spiel_ext.engine.best_response.best_response_schedule`)."""
+  nodes: np.ndarray
+  level_bounds: np.ndarray
+  node_edge: np.ndarray
+  terminal_edge: np.ndarray
+
+
+class LevelSchedule(NamedTuple):
+  """Histories and infosets by own-decision level, deepest first (see
+  :func:`spiel_ext.engine.best_response.level_schedule`)."""
+  order: np.ndarray
+  bounds: np.ndarray
+  infosets: np.ndarray
+  infoset_bounds: np.ndarray
+
+
+class BeliefFallbacks(NamedTuple):
+  """x_{-i}(h) with uniformly random opponents (chance as in the game), and
+  with chance uniform over its outcomes too."""
+  uniform_opponents: np.ndarray
+  uniform_all: np.ndarray
+
+
+class PerPlayer(dict[int, T], Generic[T]):
+  """One value per player, built by ``build(player)`` on first use and kept
+  (a dict, so that a lookup of a built value costs no Python call).
+
+  ``build`` must not refer to the tree itself (only to its arrays), so that
+  a tree is freed as soon as it is dropped.
+  """
+
+  def __init__(self, build: Callable[[int], T]):
+    super().__init__()
+    self._build = build
+
+  def __missing__(self, player: int) -> T:
+    value = self[player] = self._build(player)
+    return value
+
+
+def best_response_schedules(tree: GameTree) -> PerPlayer[BestResponseSchedule]:
+  parent, node_player, action = tree.parent, tree.node_player, tree.action
+  num_actions = tree.num_distinct_actions
+  return PerPlayer(lambda player: BestResponseSchedule(
+      *best_response.best_response_schedule(parent, node_player, action,
+                                             player, num_actions)))
+
+
+def level_schedules(tree: GameTree) -> PerPlayer[LevelSchedule]:
+  parent, node_player, infoset = tree.parent, tree.node_player, tree.infoset
+  return PerPlayer(lambda player: LevelSchedule(
+      *best_response.level_schedule(parent, node_player, infoset, player)))
+
+
+def own_edges(tree: GameTree) -> PerPlayer[np.ndarray]:
+  parent, node_player = tree.parent, tree.node_player
+  index = tree.edge_policy_index.astype(np.int64)
+  return PerPlayer(lambda player: beliefs.own_edges(
+      parent, node_player, index, player))
+
+
+def player_edges(tree: GameTree) -> PerPlayer[np.ndarray]:
+  parent_slot = tree.parent_slot
+  return PerPlayer(lambda player: np.flatnonzero(parent_slot == player))
+
+
+def belief_fallbacks(tree: GameTree) -> PerPlayer[BeliefFallbacks]:
+  # Uniform play everywhere: each edge weighs 1 / (number of siblings),
+  # which at a decision node is 1 / |A(I)|. Rule 2 keeps chance's own
+  # probabilities on chance edges.
+  num_histories = tree.num_histories
+  parent, parent_slot = tree.parent, tree.parent_slot
+  children = np.bincount(parent[1:], minlength=num_histories)
+  uniform_all = np.ones(num_histories)
+  uniform_all[1:] = 1.0 / children[parent[1:]]
+  from_chance = parent_slot == tree.num_players
+  uniform_opponents = np.where(from_chance, tree.chance_prob, uniform_all)
+  no_edges = np.full(num_histories, -1, dtype=np.int64)
+  no_policy = np.zeros((1, 1))
+
+  def build(player: int) -> BeliefFallbacks:
+    return BeliefFallbacks(*(
+        passes.others_reach(parent, parent_slot, no_edges, weights,
+                            no_policy, player)
+        for weights in (uniform_opponents, uniform_all)))
+  return PerPlayer(build)

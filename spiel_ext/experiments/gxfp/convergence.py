@@ -1,0 +1,108 @@
+"""gxfp_convergence: Schulze's Figures 4-5 (Tim P. Schulze, "A Generalized
+Extensive-Form Fictitious Play Algorithm", 2023, arXiv:2310.09658).
+
+The value of the strategy pair to player 1 and NashConv vs iterations for
+CFR, XFP and GXFP from random initial strategies, the continuous game
+value -88/1083 as reference (Fig. 4); perturbed XFP vs GXFP with the
+perturbed game's NashConv (Fig. 5); the paper's side remarks (alternating
+updates, cost per iteration, integer counting) as claims of their own.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from spiel_ext.analysis import gxfp_convergence as measures
+from spiel_ext.experiments.gxfp import settings
+from spiel_ext.experiments.gxfp.paper_values import (LABELS, METRICS, PAPER,
+                                                     algorithms_of,
+                                                     schedule_variants,
+                                                     vnm_game)
+from spiel_ext.experiments.gxfp.timing import time_main_solvers
+from spiel_ext.experiments.spec import Experiment, Scale
+from spiel_ext.results.claims import ClaimSpec
+from spiel_ext.results.gxfp_figures import summarize_convergence
+from spiel_ext.results.report import Variant, verdict_from
+
+SIMILAR_ERROR = ("The error (NashConv) and its decay are similar for CFR, "
+                 "XFP and GXFP (Fig. 4)")
+SCHEDULE_VARIANTS = schedule_variants(measures.MAIN_ROLES +
+                                      measures.perturbed_roles(LABELS))
+HEAVY_START = Variant(
+    "heavy CFR start", tuple(LABELS.heavy_cfr[s] for s in LABELS.schedules),
+    "CFR from U(0, 1) regrets and policy, worth ~N iterations of regret "
+    "(our earlier runs' start)")
+UNIFORM_START = Variant(
+    "uniform CFR start",
+    tuple(LABELS.uniform_cfr[s] for s in LABELS.schedules),
+    "CFR from the uniform strategy (deterministic, one run)")
+INTEGER = Variant("integer counting", (LABELS.integer_gxfp,),
+                  "simultaneous GXFP counting best decisions in integers (a "
+                  "consistency check of the two implementations)")
+VARIANTS = SCHEDULE_VARIANTS + (HEAVY_START, UNIFORM_START, INTEGER)
+ALGORITHMS = algorithms_of(VARIANTS)
+_ON = dict(labels=LABELS)
+
+
+def _schedule_claims(variant) -> tuple[ClaimSpec, ...]:
+  """Figs. 4-5's claims, judged on one schedule."""
+  on = dict(variant=variant, **_ON)
+  return (
+      ClaimSpec(PAPER, "CFR, XFP and GXFP have similar cost per iteration "
+                "(Fig. 4 discussion)", "similar", functools.partial(
+                    measures.cost_alone, timer=time_main_solvers, **on),
+                measures.COST_SIMILAR, measures.COST_TABLE),
+      ClaimSpec(PAPER, SIMILAR_ERROR, "similar", functools.partial(
+          measures.error_similar, **on), measures.ERROR_SIMILAR,
+                measures.FINAL_VALUES),
+      ClaimSpec(PAPER, "Convergence in the perturbed game is much faster "
+                "than in the unperturbed one (Fig. 5)", "qualitative",
+                functools.partial(measures.perturbed_faster, **on),
+                measures.perturbed_faster_verdict, measures.FINAL_VALUES))
+
+
+def _start_claim(variant: Variant) -> ClaimSpec:
+  """An ablation of CFR's start: how far it moves Fig. 4's claim."""
+  return ClaimSpec(PAPER, f"{SIMILAR_ERROR}, with CFR's start changed",
+                   "similar", functools.partial(
+                       measures.cfr_start, variant=variant, **_ON),
+                   measures.start_verdict, measures.FINAL_VALUES)
+
+
+def _scale(scale: int) -> Scale:
+  return Scale(iterations=settings.CONVERGENCE_ITERATIONS[scale],
+               seeds=settings.CONVERGENCE_SEEDS[scale],
+               games=(vnm_game(settings.CONVERGENCE_HANDS[scale], "raise"),),
+               algorithms=ALGORITHMS)
+
+
+GXFP_CONVERGENCE = Experiment(
+    name="gxfp_convergence",
+    description="GXFP Figs. 4-5: value and NashConv vs iterations for CFR, "
+                "XFP, GXFP on the raise variant; perturbed XFP vs GXFP; on "
+                "each update schedule; CFR-start ablations; integer vs "
+                "float counting; cost per iteration timed alone",
+    quick=_scale(0),
+    paper=_scale(1),
+    metrics=METRICS,
+    summarize=functools.partial(summarize_convergence,
+                                timer=time_main_solvers, **_ON),
+    cost="quick: about 30 s; paper: 18 minutes with --workers=1 (2 busy "
+         "cores)",
+    claims=(
+        *(claim for variant in SCHEDULE_VARIANTS
+          for claim in _schedule_claims(variant)),
+        ClaimSpec(PAPER, "All three converge much more quickly with "
+                  "alternating updates (section 6)", "qualitative",
+                  functools.partial(measures.alternating_faster,
+                                    variants=SCHEDULE_VARIANTS, **_ON),
+                  verdict_from, measures.FINAL_VALUES),
+        _start_claim(HEAVY_START), _start_claim(UNIFORM_START),
+        ClaimSpec(PAPER, "GXFP can count best decisions in integers, free "
+                  "of round-off (section 6); consistency check only: "
+                  "integer and float GXFP must agree, which does not test "
+                  "the round-off claim", "qualitative", functools.partial(
+                      measures.integer_counting, variant=INTEGER, **_ON),
+                  measures.consistency_verdict, measures.FINAL_VALUES)),
+    choices=settings.CONVERGENCE_CHOICES,
+    variants=VARIANTS)

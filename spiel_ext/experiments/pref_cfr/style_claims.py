@@ -1,0 +1,120 @@
+"""The claims of ``pref_cfr_styles``: the Pref-CFR paper's section 5.2
+(Ju, Tellier, Sun, Fang, Luo, "Preference-CFR: Beyond Nash Equilibrium for
+Better Game Strategies", ICML 2025, arXiv:2411.01217) judged on each
+variant, and the run's analysed final strategies they are measured on.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Sequence
+
+from spiel_ext.analysis.claims import ClaimSpec, RunResults
+from spiel_ext.analysis.pref_cfr import cases_verdict
+from spiel_ext.analysis.pref_cfr_style_claims import (
+    LOOSE_GAIN, PAPER_COST_MBH, Analysed, convergence_measurement,
+    cost_measurement, loose_gain_measurement, shift_measure,
+    shift_measurement, speed_measurement, visible_measurement)
+from spiel_ext.analysis.pref_cfr_styles import GameResults, analyse
+from spiel_ext.experiments.pref_cfr.paper_values import (
+    PAPER, PAPER_2P, PAPER_3P_AGGRESSIVE_RAISE_TO_3, PAPER_3P_LOOSE_CALL,
+    PAPER_3P_LOOSE_GAIN_MBH, PAPER_3P_NORMAL)
+from spiel_ext.experiments.pref_cfr.settings import game_names
+from spiel_ext.experiments.spec import load_snapshots
+from spiel_ext.results.claims import judge
+from spiel_ext.results.pref_cfr_figures import (STYLE_NASH_CONV,
+                                                first_decision_table,
+                                                style_costs_table)
+from spiel_ext.results.report import Claim
+
+NAME = "pref_cfr_styles"
+_NORMAL, _LOOSE, _AGGRESSIVE = (PAPER_2P["Normal"], PAPER_2P["Loose-passive"],
+                                PAPER_2P["Aggressive"])
+# (statement, paper value, style, group, direction) of the first-decision
+# shifts (Figs. 5-6).
+SHIFTS = (
+    ("Loose-passive folds less at player 1's first decision (Fig. 5)",
+     f"2p hold'em: fold {_NORMAL[0]}% -> {_LOOSE[0]}%",
+     "Loose-passive", "fold", -1),
+    ("Loose-passive calls more at player 1's first decision (Figs. 5-6)",
+     f"2p hold'em: call {_NORMAL[1]}% -> {_LOOSE[1]}%; 3p: "
+     f"{PAPER_3P_NORMAL[1]}% -> {PAPER_3P_LOOSE_CALL}%",
+     "Loose-passive", "call", +1),
+    ("Aggressive raises more at player 1's first decision (Figs. 5-6)",
+     f"2p hold'em: raise to 3 {_NORMAL[3]}% -> {_AGGRESSIVE[3]}% (all raises "
+     f"{sum(_NORMAL[2:4]):.1f}% -> {sum(_AGGRESSIVE[2:4]):.1f}%); 3p: raise "
+     f"to 3 0.0% -> {PAPER_3P_AGGRESSIVE_RAISE_TO_3}%",
+     "Aggressive", "raise", +1),
+)
+
+
+def _stamp(folder: Path) -> tuple[int, int] | None:
+  """When the run's results were last written (None: not yet)."""
+  try:
+    stat = (folder / "results.parquet").stat()
+  except OSError:
+    return None
+  return stat.st_mtime_ns, stat.st_size
+
+
+def run_analysis(variants: Sequence) -> Analysed:
+  """(run results) -> {variant: [GameResults]} of ``variants`` from the
+  run's "final" snapshots (:func:`spiel_ext.analysis.pref_cfr_styles.
+  analyse`), computed once for each state of the run on disk and shared by
+  the summary and every claim."""
+  @functools.lru_cache(maxsize=2)
+  def cached(settings, folder: Path, stamp):
+    del stamp  # Part of the key only.
+    return analyse(settings, folder, variants, load_snapshots,
+                   game_names(settings.games))
+
+  def analysed(results: RunResults):
+    folder = Path(results.folder)
+    return cached(results.settings, folder, _stamp(folder))
+  return analysed
+
+
+def style_claims(variant, variants: Sequence,
+                 analysed: Analysed) -> tuple[ClaimSpec, ...]:
+  """Section 5.2's claims judged on ``variant`` (None: a run of none of
+  ``variants``, its algorithms by their own names)."""
+  def measure(function, **options):
+    return functools.partial(function, analysed=analysed, variant=variant,
+                             **options)
+  costs = style_costs_table(variant, variants)
+  shifts = first_decision_table(variant, variants)
+  return (
+      ClaimSpec(PAPER, "The styles lose little against Normal (Tables 2-3)",
+                f"within {PAPER_COST_MBH:g} mBB/h", measure(cost_measurement),
+                cases_verdict, costs),
+      *(ClaimSpec(PAPER, statement, paper_value,
+                  measure(shift_measure, style=style, group=group,
+                          direction=direction), cases_verdict, shifts)
+        for statement, paper_value, style, group, direction in SHIFTS),
+      ClaimSpec(PAPER, "Three players: Loose-passive loses nothing against "
+                "Normal (Table 3)", f"+{PAPER_3P_LOOSE_GAIN_MBH:g} mBB/h",
+                measure(loose_gain_measurement), LOOSE_GAIN, costs),
+      ClaimSpec(PAPER, "A style both changes play and stays cheap (section "
+                "5.2 taken together)", "first-decision mix moves 10-24 "
+                f"points, within {PAPER_COST_MBH:g} mBB/h",
+                measure(visible_measurement), cases_verdict, costs),
+      ClaimSpec(PAPER, "Pref-CFR styles converge like CFR (NashConv; "
+                "section 5.2, Fig. 4)", "qualitative",
+                measure(convergence_measurement), cases_verdict,
+                STYLE_NASH_CONV),
+      ClaimSpec(PAPER, "Pref-CFR does not significantly slow down training "
+                "(section 6)", "qualitative", measure(speed_measurement),
+                cases_verdict, costs))
+
+
+def _shift_claim(games: list[GameResults], style: str, group: str,
+                 direction: int, statement: str, paper_value: str,
+                 command: str) -> Claim:
+  """The report row a first-decision shift claim gives on already analysed
+  ``games`` (see :func:`~spiel_ext.analysis.pref_cfr_style_claims.
+  shift_measurement`)."""
+  spec = ClaimSpec(PAPER, statement, paper_value, lambda _: shift_measurement(
+      games, style, group, direction), cases_verdict,
+                   first_decision_table(None, ()))
+  return judge([spec], None, NAME, command)[0]

@@ -1,0 +1,82 @@
+"""vcfr_unknown_env: the VCFR paper's Figures 3-4 (Qiu, Wang, Ma, Wen,
+Zhang, "Learning to Explore in Games with Unknown Environments", 2023).
+
+NashConv on the true game (log axis) vs episodes for VCFR, PSRLCFR, FSP,
+MCCFR-OS, Naive-CFR and Random on unknown Kuhn, Leduc(4) and Leduc(5),
+mean and 90% band over environment seeds (each environment seed is one
+game: its hidden chance and rewards); both readings of FSP and Naive.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from spiel_ext.analysis.claims import ClaimSpec
+from spiel_ext.analysis.vcfr_claims import leduc5
+from spiel_ext.analysis.vcfr_paper_values import leduc5_paper_value
+from spiel_ext.experiments.spec import Experiment, Scale
+from spiel_ext.experiments.vcfr import settings
+from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, PAPER, TEXT,
+                                               Claims, noise_floor, paired)
+from spiel_ext.results.report import PAPER_SETTING, Variant, verdict_from
+from spiel_ext.results.vcfr_figures import FINAL, summarize
+
+MAIN = ("VCFR", "PSRLCFR", "FSP", "FSP (fitted-Q)", "MCCFR-OS", "Naive-CFR",
+        "Naive-CFR (current)", "Random", "VCFR (replicate)")
+_NOISE = Variant(NOISE_FLOOR, ("VCFR (replicate)",),
+                 "VCFR with another learner seed")
+_pair = functools.partial(paired, replicates=("VCFR",))
+
+CLAIMS = Claims("vcfr_unknown_env", (
+    ClaimSpec(PAPER, "Leduc(5) after 20,000 iterations: log "
+              "exploitability of each learner (Fig. 4(b))",
+              leduc5_paper_value(), leduc5(TEXT), verdict_from, FINAL),
+    _pair("VCFR", "PSRLCFR", "VCFR reaches lower exploitability than "
+          "PSRLCFR (Figs. 3-4)", PAPER_SETTING, paper_value=(
+              "qualitative (paper, log base not stated: Leduc(5) -1.230 "
+              "VCFR vs -0.980 PSRLCFR; its Leduc(4) pair, -0.135 vs "
+              "-0.864, puts VCFR above PSRLCFR although the text calls "
+              "it a VCFR win)")),
+    _pair("VCFR", "FSP", "VCFR beats FSP (Figs. 3-4); FSP as the "
+          "authors' code (exact best responses on a posterior draw)",
+          CODE),
+    _pair("VCFR", "FSP (fitted-Q)", "VCFR beats FSP (Figs. 3-4); FSP as "
+          "the text (fitted-Q)", TEXT),
+    _pair("VCFR", "MCCFR-OS", "VCFR beats MCCFR-OS (Figs. 3-4)",
+          PAPER_SETTING),
+    _pair("VCFR", "Naive-CFR", "VCFR beats Naive-CFR (Figs. 3-4); Naive "
+          "plays its average, as the text (VCFR without the bonus)",
+          TEXT),
+    _pair("VCFR", "Naive-CFR (current)", "VCFR beats Naive-CFR (Figs. "
+          "3-4); Naive plays its current strategy, as the authors' "
+          "code", CODE),
+    _pair("VCFR", "Random", "VCFR beats Random exploration (Figs. 3-4)",
+          PAPER_SETTING),
+    noise_floor("VCFR", _NOISE.label)))
+
+VCFR_UNKNOWN_ENV = Experiment(
+    name="vcfr_unknown_env",
+    description="VCFR Figs. 3-4: NashConv vs episodes for VCFR (Algorithm "
+                "1), PSRLCFR, FSP, MCCFR-OS, Naive-CFR, Random (both "
+                "readings of FSP and Naive) on unknown Kuhn, Leduc(4), "
+                "Leduc(5)",
+    quick=Scale(iterations=300, seeds=1, games=settings.QUICK_GAMES,
+                algorithms=MAIN),
+    paper=Scale(iterations=20_000, seeds=1, games=settings.PAPER_GAMES,
+                algorithms=MAIN),
+    metrics=("nash_conv",),
+    summarize=functools.partial(summarize, order=MAIN),
+    cost="quick: about 2 minutes; paper (3 games x 5 environments x 9 "
+         "learners x 20,000 iterations): about 45 minutes with --workers=2",
+    claims=CLAIMS,
+    choices=settings.SHARED + (settings.NAIVE, settings.PSRL_EXPLORATION,
+                               settings.FSP),
+    variants=(
+        Variant(TEXT, ("VCFR", "PSRLCFR", "FSP (fitted-Q)", "MCCFR-OS",
+                       "Naive-CFR", "Random"),
+                "FSP with fitted-Q, Naive with its average strategy"),
+        Variant(CODE, ("VCFR", "PSRLCFR", "FSP", "MCCFR-OS",
+                       "Naive-CFR (current)", "Random"),
+                "FSP with exact best responses on a draw, Naive with its "
+                "current strategy"),
+        _NOISE))
