@@ -1,6 +1,7 @@
 """Unknown-environment learners: time per iteration on Leduc(4) and Leduc(5).
 
-    python benchmarks/bench_learners.py [--networks]
+    python benchmarks/bench_learners.py [--networks] [--max_bids=4,5]
+        [--iterations=100]
 
 Every learner of the VCFR experiments (the registry's labels, without the
 noise-floor replicates; the two network models with --networks, which
@@ -37,6 +38,12 @@ NETWORKS = ("VCFR-BNN", "VCFR-BNN (authors' KL)")
 _NETWORKS = flags.DEFINE_bool(
     "networks", False, "also time the two network information models "
     "(needs the bnn extra)")
+_MAX_BIDS = flags.DEFINE_list(
+    "max_bids", ["4", "5"], "the Leduc(max_bid) games to time (4: a short "
+    "run)")
+_ITERATIONS = flags.DEFINE_integer(
+    "iterations", 100, "timed iterations per learner (after a warm-up of "
+    "half as many); fewer for a short run", lower_bound=1)
 
 
 def _authors_seconds(label: str, max_bid: int) -> tuple[float, str]:
@@ -55,7 +62,7 @@ def _parts(learner, repeats=100):
   rng = np.random.default_rng(0)
   average = learner.average_strategy()
   chance_prob, utility = posterior.sample_game(rng)
-  checked = rules.check_model(chance_prob, utility)
+  draw = rules.with_model(chance_prob, utility)
   episodes = [learner._environment.play_episode(average, rng)  # pylint: disable=protected-access
               for _ in range(2)]
 
@@ -73,11 +80,10 @@ def _parts(learner, repeats=100):
       "posterior mean": median_seconds(posterior.mean_game, repeats),
       "information gain update": median_seconds(information_gain, repeats),
       "model check": median_seconds(
-          lambda: rules.check_model(chance_prob.copy(), utility.copy()),
+          lambda: rules.with_model(chance_prob.copy(), utility.copy()),
           repeats),
       "best response": median_seconds(
-          lambda: rules.best_response(average, 0, chance_prob=checked[0],
-                                      utility=checked[1]), repeats),
+          lambda: draw.best_response(average, 0), repeats),
       "2 episodes + posterior updates": median_seconds(play_and_observe,
                                                        repeats),
   }
@@ -99,7 +105,8 @@ def main(argv):
   labels = [label for label in solvers.LEARNER_ALGORITHMS
             if not label.endswith("(replicate)") and
             (networks or label not in NETWORKS)]
-  for max_bid in (4, 5):
+  iterations = _ITERATIONS.value
+  for max_bid in [int(value) for value in _MAX_BIDS.value]:
     game = true_game_string(f"spiel_ext_bid_leduc(max_bid={max_bid})", 0)
     vcfr = _build("VCFR", game)
     for _ in range(50):  # Past the first iterations' uniform play.
@@ -114,8 +121,9 @@ def main(argv):
     for label in labels:
       learner = _build(label, game)
       slow = label in NETWORKS
-      ours = seconds_per_iteration(learner.iteration, 5 if slow else 100,
-                                   warmup=3 if slow else 50)
+      ours = seconds_per_iteration(
+          learner.iteration, 5 if slow else iterations,
+          warmup=3 if slow else max(iterations // 2, 1))
       authors, which = _authors_seconds(label, max_bid)
       target = "" if slow else " (target >= 100x)"
       print(f"  {label:<28} {ours * 1e3:9.3f} ms  = {ours / cfr:6.1f}x plain "

@@ -230,6 +230,53 @@ def test_pickles_and_resumes_identically(tiny):
                                 copy.information_gain())
 
 
+@pytest.mark.parametrize("likelihood", ["bernoulli", "gaussian"])
+def test_a_model_given_its_state_dict_continues_exactly(kuhn_rules,
+                                                       likelihood):
+  """The state is numpy arrays and numbers (weights, Adam's moments, the
+  generators' states, the data); a model built with the same arguments
+  that loads it trains, draws and measures as the original."""
+  options = dict(hidden=8, batch_size=16, likelihood=likelihood, seed=4)
+  if likelihood == "gaussian":
+    options.update(kl_noise="fresh", kl_step_size=0.01)
+  model = BNNRewardModel(kuhn_rules, **options)
+  rng = np.random.default_rng(2)
+  _record(model, kuhn_rules, np.full(len(kuhn_rules.terminals), 0.5), 40,
+          rng)
+  model.train(3)
+  if likelihood == "gaussian":
+    model.train_on_targets(_sampled_targets(kuhn_rules, rng))
+    model.sampled_target_information_gain(_sampled_targets(kuhn_rules, rng))
+  state = model.state_dict()
+
+  def plain(value):
+    if isinstance(value, dict):
+      return all(plain(item) for item in value.values())
+    return value is None or isinstance(value, (int, float, str, np.ndarray))
+
+  assert plain(state)
+  copy = BNNRewardModel(kuhn_rules, **options)
+  copy.load_state_dict(state)
+  _record(model, kuhn_rules, np.full(len(kuhn_rules.terminals), 0.3), 5,
+          np.random.default_rng(8))
+  _record(copy, kuhn_rules, np.full(len(kuhn_rules.terminals), 0.3), 5,
+          np.random.default_rng(8))
+  assert model.train(4) == copy.train(4)
+  if likelihood == "gaussian":
+    targets = _sampled_targets(kuhn_rules, rng)
+    np.testing.assert_array_equal(
+        model.sampled_target_information_gain(targets),
+        copy.sampled_target_information_gain(targets))
+    assert model.train_on_targets(targets) == copy.train_on_targets(targets)
+  else:
+    np.testing.assert_array_equal(model.information_gain(),
+                                  copy.information_gain())
+  assert (copy.observations, copy.steps) == (model.observations, model.steps)
+  with pytest.raises(ValueError, match="seed"):
+    BNNRewardModel(kuhn_rules, **dict(options, seed=5)).load_state_dict(
+        state)
+
+
 def test_vcfr_with_the_bnn_information_model_learns_and_resumes():
   """VCFR(information="bnn") runs, counts its episodes, improves on unknown
   Kuhn, and a pickled learner continues exactly."""

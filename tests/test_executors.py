@@ -5,7 +5,9 @@ check the platform's bookkeeping, not the algorithms: the reference for
 every resumed run is the same run done without interruption.
 """
 
+import math
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -20,7 +22,10 @@ import pytest
 
 from spiel_ext.executors import Job, WorkUnit, make_executor, run_jobs
 from spiel_ext.executors.resume import unit_store
-from spiel_ext.results.store import COLUMNS, load_results
+from spiel_ext.executors.units import Checkpoint, advance
+from spiel_ext.results.store import (COLUMNS, CorruptUnit, UnitStore,
+                                     decode_checkpoint, encode_checkpoint,
+                                     load_results)
 
 import platform_fakes
 
@@ -169,6 +174,140 @@ def test_ray_executor_gives_the_local_rows(tmp_path, monkeypatch):
       if local is not None:
         assert local[0] == remote[0]
         np.testing.assert_array_equal(local[1], remote[1])
+
+
+class _ListSink:
+  """Keeps what a unit produces."""
+
+  def __init__(self):
+    self.rows_buffer, self.snapshots = [], {}
+
+  def rows(self, rows):
+    self.rows_buffer.extend(rows)
+
+  def snapshot(self, name, iteration, strategy):
+    self.snapshots[name] = (iteration, strategy)
+
+  def progress(self, iterations):
+    del iterations
+
+
+def _strategy_sum(game, policy):
+  del game
+  return float(np.sum(policy.action_probability_array))
+
+
+def test_a_learner_unit_counts_episodes_and_resumes_from_its_file(tmp_path):
+  """A learner's unit: rows count the episodes of progress(), and a unit
+  resumed from its checkpoint file (the learner rebuilt by the factory,
+  then given the state) ends as one run straight."""
+  from spiel_ext.algorithms.learners import VCFRLearner  # pylint: disable=g-import-not-at-top
+  from spiel_ext.games.unknown_env import true_game_string  # pylint: disable=g-import-not-at-top
+  unit = WorkUnit("fake", true_game_string("kuhn_poker", 1), "VCFR",
+                  (("design", "exploration_draw"),), 3, 12, (4, 8, 12),
+                  ("sum",))
+  metrics = {"sum": _strategy_sum}
+  straight = _ListSink()
+  advance(unit, None, 12, VCFRLearner, metrics, straight)
+  resumed = _ListSink()
+  store = UnitStore(tmp_path / "unit")
+  store.save_checkpoint(
+      advance(unit, None, 6, VCFRLearner, metrics, resumed).as_dict())
+  checkpoint = Checkpoint.from_dict(store.load_checkpoint())
+  assert checkpoint.iteration == 6
+  assert checkpoint.solver_state["episodes"] == 12
+  advance(unit, checkpoint, 12, VCFRLearner, metrics, resumed)
+  assert [row.episodes for row in straight.rows_buffer] == [8, 16, 24]
+  assert [(row.iteration, row.episodes, row.value)
+          for row in resumed.rows_buffer] == [
+              (row.iteration, row.episodes, row.value)
+              for row in straight.rows_buffer]
+  np.testing.assert_array_equal(resumed.snapshots["final"][1],
+                                straight.snapshots["final"][1])
+
+
+def test_checkpoint_files_hold_plain_data_exactly():
+  state = {"version": 2, "big": 2**100 + 1, "float": 0.1, "nan": math.nan,
+           "negative_zero": -0.0, "inf": -math.inf, "none": None,
+           "flag": True, "text": "é", "tuple": (1, (2, "x")),
+           "list": [1, [2.5]], "int_keys": {3: "a", 4: [5]},
+           "marker_key": {"__array__": 1}, "scalar": np.int64(7),
+           "float32": np.float32(0.1), "array": np.arange(6.0).reshape(2, 3),
+           "empty": np.zeros((0, 4)), "zero_d": np.array(3.5),
+           "uint8": np.arange(3, dtype=np.uint8), "nested": {"a": {"b": [
+               np.ones(2, dtype=bool)]}}}
+  back = decode_checkpoint(encode_checkpoint(state))
+  assert back.keys() == state.keys()
+  assert math.isnan(back.pop("nan")) and math.isnan(state["nan"])
+  assert math.copysign(1.0, back["negative_zero"]) == -1.0
+  for name, value in back.items():
+    expected = state[name]
+    if isinstance(expected, np.ndarray):
+      assert value.dtype == expected.dtype and value.shape == expected.shape
+      np.testing.assert_array_equal(value, expected)
+    elif name == "nested":
+      np.testing.assert_array_equal(value["a"]["b"][0], np.ones(2, bool))
+    else:
+      assert value == expected and type(value) is type(expected), name
+  for bad in ({"x": object()}, {"x": np.array([object()])},
+              {"x": [lambda: 0]}):
+    with pytest.raises(TypeError, match="checkpoint value"):
+      encode_checkpoint(bad)
+
+
+def _unpickled():
+  raise AssertionError("a checkpoint was unpickled")
+
+
+class _Explosive:
+  """Unpickling it would run code (and fail the test)."""
+
+  def __reduce__(self):
+    return (_unpickled, ())
+
+
+def test_the_checkpoint_file_refuses_a_pickle_and_other_formats(
+    tmp_path, monkeypatch):
+  from spiel_ext.results import store as store_module  # pylint: disable=g-import-not-at-top
+  store = UnitStore(tmp_path / "unit")
+  store.folder.mkdir()
+  document = encode_checkpoint({"iteration": 1})
+  with monkeypatch.context() as patch:
+    patch.setattr(store_module, "CHECKPOINT_FORMAT_VERSION", 9)
+    future = encode_checkpoint({"iteration": 1})
+  for data, reason in [
+      (pickle.dumps({"iteration": 1, "solver": _Explosive()}),
+       "is not a spiel_ext checkpoint file: a pickle, which is never "
+       "loaded"),
+      (b"not a checkpoint", "not an .npz archive"),
+      (document[:len(document) // 2], "cannot be read as a checkpoint"),
+      (future, "format version 9, not 1")]:
+    store.checkpoint_path.write_bytes(data)
+    with pytest.raises(CorruptUnit, match=reason) as refused:
+      store.load_checkpoint()
+    assert "\n" not in str(refused.value)
+    assert str(store.checkpoint_path) in str(refused.value)
+
+
+def test_a_pickled_checkpoint_of_an_older_spiel_ext_restarts_its_unit(
+    tmp_path):
+  """As any checkpoint this version cannot read: a warning naming why, and
+  the unit runs again from the start, to the same rows."""
+  jobs = _jobs(seeds=(0,))
+  reference_dir, work = tmp_path / "reference", tmp_path / "work"
+  run_jobs(jobs, reference_dir, make_executor("local"), 10, quiet=True)
+  run_jobs(jobs, work, make_executor("local"), 10, quiet=True)
+  store = unit_store(work, jobs[0].unit)
+  store.done_path.unlink()
+  store.legacy_checkpoint_path.write_bytes(pickle.dumps(
+      {"iteration": 20, "solver": _Explosive()}))
+  with pytest.warns(UserWarning, match="checkpoint.pkl is a pickled "
+                    "checkpoint of an older spiel_ext, which is never "
+                    "loaded.*running the unit again from the start"):
+    run_jobs(jobs, work, make_executor("local"), 10, quiet=True)
+  assert not store.legacy_checkpoint_path.exists()
+  pd.testing.assert_frame_equal(_without_time(load_results(reference_dir)),
+                                _without_time(load_results(work)))
 
 
 def test_unknown_executor_is_refused():

@@ -252,7 +252,7 @@ def test_exploring_actions_maximise_over_all_pure_strategies(exploration,
   V_avg(s), "br_dirc" and "best_response" V_draw(s)."""
   rules, average, draw, average_game = _exploration_setting(seed)
   strategies = exploring_actions(
-      rules, exploration, average, draw,
+      rules, exploration, average, rules.with_model(*draw),
       average_game if exploration == "default" else None)
   discriminates = False
   for player in (0, 1):

@@ -9,7 +9,10 @@ iterate), and best responses found by enumerating every pure strategy
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import functools
+import pickle
 import re
 
 import numpy as np
@@ -21,7 +24,8 @@ from _enumeration import (combined, expected_utility, player_rows,
                           pure_strategy_values)
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
-from spiel_ext.algorithms.learners import (FSPLearner, NaiveCFRLearner,
+from spiel_ext.algorithms.learners import (EpisodeLearner, FSPLearner,
+                                           NaiveCFRLearner,
                                            OutcomeSamplingLearner,
                                            PosteriorFSPLearner,
                                            PosteriorVFSPLearner,
@@ -31,8 +35,11 @@ from spiel_ext.algorithms.learners import (FSPLearner, NaiveCFRLearner,
 from spiel_ext.algorithms.posterior import (ConjugatePosterior,
                                             beta_kl_after_one, digamma,
                                             dirichlet_kl_after_one)
+from spiel_ext.algorithms.protocol import (STATE_VERSION, Progress,
+                                           SolverProtocol)
 from spiel_ext.engine import compile_game
 from spiel_ext.games.unknown_env import true_game_string
+from spiel_ext.results.store import decode_checkpoint, encode_checkpoint
 
 special = pytest.importorskip("scipy.special")
 integrate = pytest.importorskip("scipy.integrate")
@@ -112,8 +119,8 @@ def test_posterior_mean_approaches_the_hidden_parameters():
   true_tree = compile_game(game)
   # The true game's value of the uniform profile from the model's arrays
   # vs exact: close after 20,000 episodes.
-  model_value = rules.root_values(uniform, chance_prob=chance_prob,
-                                  utility=utility)[0]
+  model_value = rules.with_model(chance_prob, utility).root_values(
+      uniform)[0]
   assert model_value == pytest.approx(
       true_tree.root_values(true_tree.uniform_policy())[0], abs=0.02)
   np.testing.assert_allclose(
@@ -129,8 +136,7 @@ def test_model_games_are_distributions_and_seeded():
   np.testing.assert_array_equal(first[0], again[0])
   np.testing.assert_array_equal(first[1], again[1])
   # The engine accepts them (it checks distributions and utilities).
-  rules.root_values(rules.uniform_policy(), chance_prob=first[0],
-                    utility=first[1])
+  rules.with_model(*first).root_values(rules.uniform_policy())
   gain = posterior.information_gain()
   assert (gain[rules.terminals] > 0).all()
   assert np.all(gain[~rules.is_terminal & (rules.parent < 0)] == 0)
@@ -296,6 +302,153 @@ def test_network_bonus_learners_run_and_a_pickled_one_continues_exactly(
                                 straight.average_strategy())
   assert list(restored.bonus._medians) == list(straight.bonus._medians)  # pylint: disable=protected-access
   assert len(straight.bonus._medians) >= 7  # pylint: disable=protected-access
+
+
+def _policy_rows(policy, rules) -> np.ndarray:
+  """[rules infosets, actions]: a true-game TabularPolicy at the rules'
+  infosets."""
+  return np.array([policy.action_probability_array[policy.state_lookup[key]]
+                   for key in rules.infoset_keys])
+
+
+@pytest.mark.parametrize("learner",
+                         MODEL_BASED_LEARNERS + MODEL_FREE_LEARNERS)
+def test_learners_meet_the_solver_protocol(learner):
+  """Every learner is a SolverProtocol: a frozen config of its class that
+  rebuilds the same learner, the iteration count and episodes in
+  progress(), and both policies on the true game."""
+  game = true_game_string("kuhn_poker", 1)
+  agent = learner(game, seed=4)
+  assert isinstance(agent, SolverProtocol)
+  learner_class = type(agent)
+  assert type(agent.config) is learner_class.Config
+  with pytest.raises(dataclasses.FrozenInstanceError):
+    agent.config.seed = 5  # pytype: disable=not-writable
+  assert agent.progress() == Progress(0, 0)
+  twin = learner_class(game, agent.config)
+  for _ in range(3):
+    agent.evaluate_and_update_policy()
+    twin.evaluate_and_update_policy()
+  agent.iteration()
+  twin.iteration()
+  assert agent.iteration_count == 4
+  assert agent.progress() == Progress(iterations=4, episodes=8)
+  assert agent.episodes == 8
+  np.testing.assert_array_equal(twin.average_strategy(),
+                                agent.average_strategy())
+  rules = agent.rules
+  np.testing.assert_array_equal(_policy_rows(agent.average_policy(), rules),
+                                agent.average_strategy())
+  current = agent.current_policy()
+  np.testing.assert_array_equal(_policy_rows(current, rules),
+                                agent.current_strategy())
+  assert current is not agent.current_policy()  # A fresh policy each call.
+  assert se.nash_conv(game, current) >= 0.0
+  if hasattr(agent, "_solver"):  # The regret minimiser's current strategy.
+    np.testing.assert_array_equal(agent.current_strategy(),
+                                  agent._solver.current_strategy())  # pylint: disable=protected-access
+
+
+def test_a_config_and_its_keyword_shortcuts_are_the_same_learner():
+  game = true_game_string("kuhn_poker", 1)
+  config = VCFRLearner.Config(design="both_draws", eta=0.05, seed=3)
+  by_config = VCFRLearner(game, config)
+  by_keywords = VCFRLearner(game, design="both_draws", eta=0.05, seed=3)
+  mixed = VCFRLearner(game, VCFRLearner.Config(design="both_draws"),
+                      eta=0.05, seed=3)
+  assert by_config.config == by_keywords.config == mixed.config == config
+  assert by_keywords.exploration == "best_response"  # The design's default.
+  for _ in range(5):
+    for agent in (by_config, by_keywords, mixed):
+      agent.evaluate_and_update_policy()
+  for agent in (by_keywords, mixed):
+    np.testing.assert_array_equal(agent.average_strategy(),
+                                  by_config.average_strategy())
+  with pytest.raises(ValueError, match=r"^eta must be"):
+    VCFRLearner.Config(eta=-1.0)
+  with pytest.raises(TypeError, match="unexpected keyword argument.*etta"):
+    VCFRLearner(game, etta=0.1)
+  with pytest.raises(TypeError, match="config must be a "
+                     "NaiveCFRLearner.Config"):
+    NaiveCFRLearner(game, VCFRLearner.Config())
+
+
+@pytest.mark.parametrize("learner", MODEL_BASED_LEARNERS + [
+    pytest.param(functools.partial(VCFRLearner, base="dcfr"), id="VDCFR"),
+] + MODEL_FREE_LEARNERS)
+def test_a_learner_given_its_state_dict_continues_exactly(learner):
+  """state_dict() is plain data (it goes through the checkpoint file
+  format, which refuses anything else), and a learner rebuilt from the
+  game and config that loads it continues with the same episodes and
+  strategies as one never interrupted."""
+  game = true_game_string("spiel_ext_bid_leduc(max_bid=1)", 3)
+  straight, interrupted = learner(game, seed=2), learner(game, seed=2)
+  for _ in range(20):
+    straight.evaluate_and_update_policy()
+    interrupted.evaluate_and_update_policy()
+  state = decode_checkpoint(encode_checkpoint(interrupted.state_dict()))
+  assert state["version"] == STATE_VERSION
+  restored = type(interrupted)(game, interrupted.config)
+  restored.load_state_dict(state)
+  assert restored.progress() == straight.progress() == Progress(20, 40)
+  rebuilt = EpisodeLearner.from_state_dict(state)  # Class, game, config.
+  assert type(rebuilt) is type(restored)
+  assert rebuilt.config == restored.config
+  for _ in range(20):
+    straight.evaluate_and_update_policy()
+    restored.evaluate_and_update_policy()
+    rebuilt.evaluate_and_update_policy()
+  assert restored.progress() == straight.progress() == Progress(40, 80)
+  for learner in (restored, rebuilt):
+    np.testing.assert_array_equal(learner.average_strategy(),
+                                  straight.average_strategy())
+    np.testing.assert_array_equal(learner.current_strategy(),
+                                  straight.current_strategy())
+
+
+def test_a_state_of_another_format_learner_or_config_is_refused():
+  game = true_game_string("kuhn_poker", 1)
+  learner = NaiveCFRLearner(game, seed=1)
+  learner.evaluate_and_update_policy()
+  state = learner.state_dict()
+  with pytest.raises(ValueError, match="state format 1, not"):
+    NaiveCFRLearner(game, seed=1).load_state_dict(dict(state, version=1))
+  with pytest.raises(ValueError, match="checkpoint is from NaiveCFRLearner, "
+                     "not RandomLearner"):
+    RandomLearner(game, seed=1).load_state_dict(state)
+  with pytest.raises(ValueError, match="config"):
+    NaiveCFRLearner(game, play="current", seed=1).load_state_dict(state)
+  with pytest.raises(ValueError, match="checkpoint is for game"):
+    NaiveCFRLearner(true_game_string("kuhn_poker", 2),
+                    seed=1).load_state_dict(state)
+  with pytest.raises(ValueError, match="checkpoint is from NaiveCFRLearner, "
+                     "not VCFRLearner"):
+    VCFRLearner.from_state_dict(state)
+
+
+class _OldPickle:
+  """Pickles as a learner of an older spiel_ext did: its class and
+  attributes, handed to ``__setstate__`` when loaded."""
+
+  def __init__(self, learner_class, attributes):
+    self.learner_class, self.attributes = learner_class, attributes
+
+  def __reduce__(self):
+    return (copyreg._reconstructor,  # pylint: disable=protected-access
+            (self.learner_class, object, None), self.attributes)
+
+
+@pytest.mark.parametrize("learner_class", [NaiveCFRLearner, VCFRLearner,
+                                           FSPLearner])
+def test_a_learner_pickled_by_an_older_spiel_ext_is_refused_in_one_line(
+    learner_class):
+  old = pickle.dumps(_OldPickle(learner_class, {
+      "_game": true_game_string("kuhn_poker", 1), "_iteration": 3,
+      "_episodes": 6, "_solver_state": {"iteration": 3}}))
+  with pytest.raises(ValueError, match="pickled by an older spiel_ext.*"
+                     "without --resume") as refused:
+    pickle.loads(old)
+  assert "\n" not in str(refused.value)
 
 
 def _same_posterior(first, second) -> None:
@@ -576,7 +729,7 @@ def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
        "--iterations=20", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
        "env_seed=0)", "--games=spiel_ext_unknown_env(game=kuhn_poker(),"
        "env_seed=1)")
-  from spiel_ext.experiments.vcfr import _MAIN  # pylint: disable=g-import-not-at-top,protected-access
+  from spiel_ext.experiments.vcfr.unknown_env import MAIN as _MAIN  # pylint: disable=g-import-not-at-top
   folder = tmp_path / "vcfr_unknown_env"
   frame = load_results(folder)
   assert set(frame.algorithm) == set(_MAIN)
@@ -587,7 +740,7 @@ def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
 
 
 def test_lead_counts_the_points_below_and_where_the_lead_starts():
-  from spiel_ext.experiments.vcfr import lead  # pylint: disable=g-import-not-at-top
+  from spiel_ext.analysis.vcfr import lead  # pylint: disable=g-import-not-at-top
   import pandas as pd  # pylint: disable=g-import-not-at-top
   iterations = [1, 2, 3, 4, 5]
   curves = pd.DataFrame({
@@ -657,7 +810,8 @@ def test_vcfr_information_experiment_compares_each_design_with_its_twin(
 def test_the_leduc5_claim_compares_with_the_papers_numbers():
   import pandas as pd  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.vcfr import PAPER_LEDUC5, main_claims  # pylint: disable=g-import-not-at-top
+  from spiel_ext.analysis.vcfr_paper_values import PAPER_LEDUC5  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.unknown_env import CLAIMS as main_claims  # pylint: disable=g-import-not-at-top
   game = ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=5),"
           "env_seed=0)")
   # Hand-made finals: PSRLCFR 0.05 off the paper, VCFR 0.5 off; the rest
@@ -681,7 +835,7 @@ def test_the_leduc5_claim_compares_with_the_papers_numbers():
 
 def test_paired_difference_is_over_environment_seeds():
   import pandas as pd  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.vcfr import paired_difference  # pylint: disable=g-import-not-at-top
+  from spiel_ext.analysis.vcfr import paired_difference  # pylint: disable=g-import-not-at-top
   games = [f"spiel_ext_unknown_env(game=kuhn_poker(),env_seed={seed})"
            for seed in range(3)]
   # log10 differences A - B per environment: -1, -2, -3 (mean -2, sample
@@ -704,8 +858,8 @@ def test_the_authors_logs_claim_reads_our_curves_at_their_rounds(tmp_path):
   their rounds on a log scale (round r is iteration r + 1)."""
   import pandas as pd  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.vcfr import (authors_logs_claim,  # pylint: disable=g-import-not-at-top
-                                          authors_logs_figure)
+  from spiel_ext.experiments.vcfr.information import AUTHORS_LOGS as authors_logs_claim  # pylint: disable=g-import-not-at-top
+  from spiel_ext.results.vcfr_figures import authors_logs_figure  # pylint: disable=g-import-not-at-top
   game = ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=4),"
           "env_seed=0)")
   finals = {"VCFR (exploration draw)": 0.2, "PSRLCFR": 0.1,

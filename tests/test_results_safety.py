@@ -122,7 +122,7 @@ def test_workers_die_with_a_killed_runner(tmp_path):
   units = tmp_path / "quickstart" / "units"
   deadline = time.time() + 300
   while time.time() < deadline and len(list(
-      units.glob("*/checkpoint.pkl"))) < 2:
+      units.glob("*/checkpoint.npz"))) < 2:
     time.sleep(0.005)
   os.kill(process.pid, signal.SIGKILL)
   process.wait()
@@ -272,7 +272,7 @@ def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
   config = folder / "config.json"
   config.write_text(config.read_text()[:25])
   # A temporary file a kill -9 left mid-write.
-  leftover = next((folder / "units").iterdir()) / ".checkpoint.pkl.x.tmp"
+  leftover = next((folder / "units").iterdir()) / ".checkpoint.npz.x.tmp"
   leftover.write_bytes(b"half")
   # The manifest holds the settings too: --resume carries on.
   recovered = _run(*flags, "--resume")
@@ -431,7 +431,7 @@ _KILL_FLAGS = SMALL + ["--iterations=3000"]
 # When to kill: the first file of this pattern (under the run folder) exists.
 _KILL_POINTS = {
     "lock taken, no unit yet": ".lock",
-    "first checkpoint written": "units/*/checkpoint.pkl",
+    "first checkpoint written": "units/*/checkpoint.npz",
     "first unit finished": "units/*/done.json",
     "merging and drawing": "results.parquet",
 }

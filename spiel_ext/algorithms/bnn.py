@@ -397,6 +397,84 @@ class BNNRewardModel:
           f"{method} needs a model built with likelihood={likelihood!r}; "
           f"this one has likelihood={self.likelihood!r}.")
 
+  # ---------------------------------------------------------- checkpoints
+  def _parameters(self) -> dict:
+    """{"mu.w1": tensor, ...} in the optimiser's order of parameters."""
+    return {**{f"mu.{name}": tensor for name, tensor in self.mu.items()},
+            **{f"rho.{name}": tensor for name, tensor in self.rho.items()}}
+
+  def state_dict(self) -> dict[str, Any]:
+    """What training changes, as numpy arrays and numbers: q's mu and rho,
+    Adam's moments and step counts, the recorded outcomes, the states of
+    the minibatch Generator and of the two torch Generators, and the
+    counts. The rest (the inputs, the fixed draws, the options) is rebuilt
+    from the constructor's arguments, which the model that loads this
+    state must share."""
+    optimizer = self._optimizer.state_dict()["state"]
+    adam = {}
+    for index, name in enumerate(self._parameters()):
+      if index in optimizer:
+        adam[name] = {key: value.detach().numpy().copy()
+                      for key, value in optimizer[index].items()}
+    kl_generator = getattr(self, "_kl_generator", None)
+    return {
+        "seed": self.seed,
+        "parameters": {name: tensor.detach().numpy().copy()
+                       for name, tensor in self._parameters().items()},
+        "adam": adam,
+        "observations": self.observations, "steps": self.steps,
+        "data_terminal": self._data_terminal[:self.observations].copy(),
+        "data_win": self._data_win[:self.observations].copy(),
+        "batch_rng": self._batch_rng.bit_generator.state,
+        "generator": self._generator.get_state().numpy().copy(),
+        "kl_generator": (None if kl_generator is None else
+                         kl_generator.get_state().numpy().copy()),
+    }
+
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores a :meth:`state_dict` of a model built with the same
+    arguments (in place: the optimiser keeps its parameters).
+
+    Raises:
+      ValueError: the state is of a model with another seed or sizes.
+    """
+    torch, _ = _import_torch()
+    if state["seed"] != self.seed:
+      raise ValueError(f"checkpoint network has seed {state['seed']}, not "
+                       f"{self.seed}.")
+    parameters = self._parameters()
+    values = {name: np.asarray(state["parameters"][name])
+              for name in parameters}
+    for name, tensor in parameters.items():
+      if values[name].shape != tuple(tensor.shape):
+        raise ValueError(f"checkpoint network parameter {name} has shape "
+                         f"{values[name].shape}, not {tuple(tensor.shape)}.")
+    observations = int(state["observations"])
+    if len(state["data_terminal"]) != observations:
+      raise ValueError("checkpoint network records "
+                       f"{len(state['data_terminal'])} outcomes, not "
+                       f"{observations}.")
+    with torch.no_grad():
+      for name, tensor in parameters.items():
+        tensor.copy_(torch.from_numpy(values[name].copy()))
+    optimizer = self._optimizer.state_dict()
+    names = list(parameters)
+    optimizer["state"] = {
+        names.index(name): {key: torch.from_numpy(np.array(value))
+                            for key, value in moments.items()}
+        for name, moments in state["adam"].items()}
+    self._optimizer.load_state_dict(optimizer)
+    self._data_terminal = np.array(state["data_terminal"], dtype=np.int64)
+    self._data_win = np.array(state["data_win"], dtype=np.float32)
+    self.observations = observations
+    self.steps = int(state["steps"])
+    self._batch_rng.bit_generator.state = state["batch_rng"]
+    self._generator.set_state(torch.from_numpy(
+        np.array(state["generator"], dtype=np.uint8)))
+    if state["kl_generator"] is not None:
+      self._kl_generator.set_state(torch.from_numpy(
+          np.array(state["kl_generator"], dtype=np.uint8)))
+
   # ------------------------------------------------------------- the data
   def observe(self, terminal, reward: float) -> None:
     """Records one outcome: the terminal history reached (or an episode's

@@ -55,11 +55,14 @@ restart at 1 after each of the exploring player's own actions, and player
 from __future__ import annotations
 
 import collections
+import dataclasses
+from typing import Any
 
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_choice, check_int, check_real
-from spiel_ext.engine import CHANCE, GameTree
+from spiel_ext.algorithms.protocol import resolve_config
+from spiel_ext.engine import CHANCE, GameTree, GameView
 
 BONUS_PLAYERS = ("zero_sum", "both")
 NORMALISATIONS = ("median", "none")
@@ -73,32 +76,82 @@ MEDIAN_WINDOW = 10
 MAX_ETA = 1e100
 # kl_every (information="bnn"): any iteration count; int64.
 MAX_KL_EVERY = 2**63 - 1
+# The bonus weight of the paper's text (the authors' code uses 0.01).
+DEFAULT_ETA = 0.005
+
+
+def check_eta(eta: Any) -> float:
+  """``eta`` as a float in [0, 1e100]; ValueError naming it otherwise."""
+  return check_real("eta", eta, 0.0, MAX_ETA)
+
+
+@dataclasses.dataclass(frozen=True)
+class BonusConfig:
+  """The options of :class:`InformationBonus`, checked once, here.
+
+  The learners with a bonus extend it (their ``Config`` is a
+  ``BonusConfig``), so each option is written once.
+
+  Attributes:
+    eta: the weight, in [0, 1e100] (default 0.005, the paper's text; the
+      authors' code uses 0.01).
+    players: "zero_sum" (default, the authors') or "both" (see the module
+      docstring).
+    normalisation: "median" (default, the authors') or "none".
+    information: "conjugate" (default; exact), "bnn" (our network) or
+      "bnn_sampled" (the authors' KL; both need the ``bnn`` extra).
+    kl_every: for information="bnn": an int in 1..2**63 - 1 (default 10),
+      recompute the gain every this many calls (in between, the last one).
+
+  Raises:
+    ValueError: an option out of its range or choices, naming it.
+  """
+  eta: float = DEFAULT_ETA
+  players: str = "zero_sum"
+  normalisation: str = "median"
+  information: str = "conjugate"
+  kl_every: int = 10
+
+  def __post_init__(self) -> None:
+    checked = {
+        "eta": check_eta(self.eta),
+        "players": check_choice("players", self.players, BONUS_PLAYERS),
+        "normalisation": check_choice("normalisation", self.normalisation,
+                                      NORMALISATIONS),
+        "information": check_choice("information", self.information,
+                                    INFORMATION_MODELS),
+        "kl_every": check_int("kl_every", self.kl_every, 1, MAX_KL_EVERY)}
+    for name, value in checked.items():
+      object.__setattr__(self, name, value)
+    # A learner's config extends this one and another: theirs go on.
+    after = getattr(super(), "__post_init__", None)
+    if after is not None:
+      after()
 
 
 class InformationBonus:
   """r' = r + eta KL(z) on a modelled game's terminal utilities.
 
+  Constructed as ``InformationBonus(rules, config)`` or with the options
+  as keywords, ``InformationBonus(rules, eta=0.01, information="bnn")``.
+
   Args:
     rules: the base game's compiled tree.
-    eta: the weight, in [0, 1e100].
-    players: "zero_sum" or "both" (see the module docstring).
-    normalisation: "median" or "none".
-    information: "conjugate", "bnn" or "bnn_sampled".
-    kl_every: for information="bnn": an int in 1..2**63 - 1, recompute the
-      gain every this many calls (in between, the last one).
+    config: a :class:`BonusConfig` (a learner passes its own config, which
+      extends it), or None for the defaults.
     seed: the network's seed (information "bnn" and "bnn_sampled").
+    **options: :class:`BonusConfig`'s fields, replacing ``config``'s.
+
+  Raises:
+    ValueError: a bad option (see :class:`BonusConfig`).
+    TypeError: ``config`` is not a BonusConfig, or an unknown keyword.
   """
 
-  def __init__(self, rules: GameTree, *, eta: float, players: str,
-               normalisation: str, information: str, kl_every: int = 10,
-               seed: int = 0):
-    self.eta = check_real("eta", eta, 0.0, MAX_ETA)
-    self.players = check_choice("players", players, BONUS_PLAYERS)
-    self.normalisation = check_choice("normalisation", normalisation,
-                                      NORMALISATIONS)
-    self.information = check_choice("information", information,
-                                    INFORMATION_MODELS)
-    self.kl_every = check_int("kl_every", kl_every, 1, MAX_KL_EVERY)
+  def __init__(self, rules: GameTree, config: BonusConfig | None = None, *,
+               seed: int | None = 0, **options):
+    self.config = resolve_config(BonusConfig, config, options,
+                                 "InformationBonus")
+    information = self.config.information
     self._terminals = rules.terminals
     self._medians: collections.deque = collections.deque(
         maxlen=MEDIAN_WINDOW)
@@ -113,6 +166,13 @@ class InformationBonus:
                       prior_sigma=0.5)
                  if information == "bnn_sampled" else {})
       self.reward_model = BNNRewardModel(rules, seed=seed, **options)
+
+  # The options, read from the config (written once, there).
+  eta = property(lambda self: self.config.eta)
+  players = property(lambda self: self.config.players)
+  normalisation = property(lambda self: self.config.normalisation)
+  information = property(lambda self: self.config.information)
+  kl_every = property(lambda self: self.config.kl_every)
 
   def observe(self, episode) -> None:
     """The network of information="bnn" learns from observed outcomes."""
@@ -166,20 +226,76 @@ class InformationBonus:
     """This iteration's gain (:meth:`gain`) shifted into ``utility``."""
     return self.shift(utility, self.gain(posterior, utility))
 
-  def __getstate__(self) -> dict:
-    return dict(self.__dict__, _medians=list(self._medians))
+  def state_dict(self) -> dict[str, Any]:
+    """The bonus's state as plain data: the medians in the window, the
+    calls so far, the last network gain (information="bnn"; None before
+    the first) and the network's :meth:`~spiel_ext.algorithms.bnn.
+    BNNRewardModel.state_dict` (None for the conjugate gain)."""
+    return {"medians": list(self._medians), "calls": self._calls,
+            "gain": None if self._gain is None else self._gain.copy(),
+            "reward_model": (None if self.reward_model is None else
+                             self.reward_model.state_dict())}
 
-  def __setstate__(self, state: dict) -> None:
-    state = dict(state)
-    state["_medians"] = collections.deque(state["_medians"],
-                                          maxlen=MEDIAN_WINDOW)
-    self.__dict__.update(state)
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores a :meth:`state_dict` of a bonus with the same options.
+
+    Raises:
+      ValueError: it does not fit (a gain of another shape, a network
+        state for a bonus without one or the reverse).
+    """
+    medians = [float(value) for value in state["medians"]]
+    if len(medians) > MEDIAN_WINDOW:
+      raise ValueError(f"checkpoint bonus holds {len(medians)} medians, "
+                       f"more than the window of {MEDIAN_WINDOW}.")
+    gain = state["gain"]
+    if gain is not None:
+      gain = np.array(gain, dtype=np.float64)
+      if gain.shape != self._terminals.shape:
+        raise ValueError(f"checkpoint bonus gain has shape {gain.shape}, "
+                         f"not {self._terminals.shape}.")
+    network = state["reward_model"]
+    if (network is None) != (self.reward_model is None):
+      raise ValueError(f"checkpoint bonus is for another information "
+                       f"model than {self.information!r}.")
+    if network is not None:
+      self.reward_model.load_state_dict(network)
+    self._medians = collections.deque(medians, maxlen=MEDIAN_WINDOW)
+    self._calls = int(state["calls"])
+    self._gain = gain
+
+
+def average_model_state(model: "AverageModel") -> dict[str, np.ndarray]:
+  """An :class:`AverageModel`'s running sums as plain data (copies)."""
+  # pylint: disable=protected-access
+  return {"weight": model._weight.copy(), "chance": model._chance.copy(),
+          "utility": model._utility.copy()}
+
+
+def load_average_model_state(model: "AverageModel",
+                             state: dict[str, np.ndarray]) -> None:
+  """Restores :func:`average_model_state` into ``model`` (same rules).
+
+  Raises:
+    ValueError: an array of another shape.
+  """
+  # pylint: disable=protected-access
+  arrays = {"weight": model._weight, "chance": model._chance,
+            "utility": model._utility}
+  loaded = {name: np.asarray(state[name], dtype=np.float64)
+            for name in arrays}
+  for name, value in loaded.items():
+    if value.shape != arrays[name].shape:
+      raise ValueError(f"checkpoint average model {name} has shape "
+                       f"{value.shape}, not {arrays[name].shape}.")
+  for name, value in loaded.items():
+    arrays[name][...] = value
 
 
 def chance_reach(rules: GameTree, chance_prob: np.ndarray) -> np.ndarray:
   """[histories] the product of the chance probabilities above each
   history."""
-  return rules.reach(rules.uniform_policy(), chance_prob)[:, -1]
+  view = rules.with_model(chance_prob=chance_prob)
+  return view.reach(rules.uniform_policy())[:, -1]
 
 
 class AverageModel:
@@ -188,7 +304,8 @@ class AverageModel:
   h in draw t, the average chance probability of a chance child h.a is
   sum_t w_t(h) p_t(h.a) / sum_t w_t(h) and the average utility at a
   terminal z is sum_t w_t(z) u_t(z) / sum_t w_t(z). It holds arrays only
-  (the tree is passed in), so a learner's checkpoint pickles it."""
+  (the tree is passed in), so a learner's ``state_dict`` holds it as plain
+  data."""
 
   def __init__(self, rules: GameTree):
     self._default_chance = rules.chance_prob.copy()
@@ -229,7 +346,7 @@ EXPLORATIONS = ("default", "br_dirc", "best_response")
 
 
 def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
-                      draw: tuple[np.ndarray, np.ndarray],
+                      draw: GameView,
                       average_model: tuple[np.ndarray, np.ndarray] | None
                       ) -> list[np.ndarray]:
   """Each player's exploring pure strategy against the other's average:
@@ -241,24 +358,23 @@ def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
     exploration: "default" (V_draw - V_avg) or "br_dirc"/"best_response"
       (a best response in ``draw``).
     average: the average strategy profile.
-    draw: (chance_prob, utility) of the second posterior draw, checked.
+    draw: the second posterior draw, ``rules.with_model(chance_prob,
+      utility)``.
     average_model: (chance_prob, utility) of :class:`AverageModel`, for
       "default".
   """
   if exploration == "default":
-    reach = rules.reach(average, draw[0])
-    target = (reach[:, -1, None] * draw[1] -
-              chance_reach(rules, average_model[0])[:, None] *
-              average_model[1])
+    reach = draw.reach(average)
+    target = rules.with_model(utility=(
+        reach[:, -1, None] * draw.utility -
+        chance_reach(rules, average_model[0])[:, None] * average_model[1]))
   strategies = []
   for player in (0, 1):
     if exploration == "default":
-      _, best, _ = rules.best_response(
-          average, player, utility=target,
-          terminal_others=reach[rules.terminals, 1 - player])
+      _, best, _ = target.best_response(
+          average, player, terminal_others=reach[rules.terminals, 1 - player])
     else:
-      _, best, _ = rules.best_response(average, player, chance_prob=draw[0],
-                                       utility=draw[1])
+      _, best, _ = draw.best_response(average, player)
     strategy = average.copy()
     rows = rules.player_rows[player]
     strategy[rows] = 0.0

@@ -5,8 +5,9 @@ The learner sees the rules of an unknown environment
 actions) and learns only from episodes it plays. Each iteration updates a
 conjugate posterior (:class:`~spiel_ext.algorithms.posterior.
 ConjugatePosterior`) with the episodes, runs one CFR (or DCFR) iteration on
-a model game swapped into the one compiled tree
-(:meth:`RegretMinimizationSolver.set_model`), and plays the next episodes:
+a view of the one compiled tree with the model's numbers
+(``rules.with_model(chance_prob, utility)``, run through
+:meth:`RegretMinimizationSolver.set_view`), and plays the next episodes:
 
 Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret Minimization
 with Information Gain to Solve Extensive Games with Unknown Environments",
@@ -39,12 +40,28 @@ Where the CFR walk differs from the authors': histories whose reach is
 below 1e-5 are not skipped, and the uniform first strategy is not counted
 in CFR's average (one iteration in 20,000).
 
-Two episodes per iteration for every learner. ``average_policy()`` is a
-TabularPolicy of the true game (the pyspiel game the learner was built
-from), so every evaluator scores it exactly there.
+Two episodes per iteration for every learner. ``average_policy()`` and
+``current_policy()`` are TabularPolicies of the true game (the pyspiel game
+the learner was built from), so every evaluator scores them exactly there.
+
+Every learner meets the solver contract of
+:mod:`spiel_ext.algorithms.protocol`: its hyperparameters are one frozen
+``Config`` per class (``NaiveCFRLearner.Config``), checked once;
+``NaiveCFRLearner(game, model="mean")`` and
+``NaiveCFRLearner(game, NaiveCFRLearner.Config(model="mean"))`` are the
+same learner. ``progress()`` counts its iterations and the episodes it
+played. ``state_dict()`` is its state as plain data -- its own arrays and
+generator, the inner regret minimiser's ``state_dict()``, the posterior's
+counts, the information bonus's state and the environment's episode
+count -- and a learner rebuilt from the game and config that loads it
+continues exactly; pickling goes through it.
 """
 
 from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -53,13 +70,18 @@ from spiel_ext.algorithms.checks import (check_bool, check_choice,
                                          check_int, check_real, check_seed)
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.discounted_cfr import DCFRSolver
-from spiel_ext.algorithms.exploration import (EXPLORATIONS, MAX_ETA,
-                                              AverageModel,
+from spiel_ext.algorithms.exploration import (DEFAULT_ETA, EXPLORATIONS,
+                                              AverageModel, BonusConfig,
                                               InformationBonus,
-                                              exploring_actions)
+                                              average_model_state,
+                                              check_eta, exploring_actions,
+                                              load_average_model_state)
 from spiel_ext.algorithms.posterior import ConjugatePosterior
+from spiel_ext.algorithms.protocol import (STATE_VERSION, Progress,
+                                           check_state_version,
+                                           resolve_config)
 from spiel_ext.engine import compile_game, load_game
-from spiel_ext.policy import to_tabular_policy
+from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
 BASES = ("cfr", "dcfr")
 _ENVIRONMENT_GAME = "spiel_ext_unknown_env"
@@ -100,84 +122,132 @@ def environment_of(game: pyspiel.Game | str):
   return Environment(base_string, int(parameters["env_seed"]), **extra)
 
 
+def _signature(config_class: type) -> inspect.Signature:
+  """``(game, config=None, *, <the config's fields>)``: what a learner's
+  constructor accepts, for ``inspect.signature`` and ``help``."""
+  keyword = inspect.Parameter.KEYWORD_ONLY
+  positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+  return inspect.Signature(
+      [inspect.Parameter("game", positional),
+       inspect.Parameter("config", positional, default=None)] +
+      [inspect.Parameter(field.name, keyword, default=field.default)
+       for field in dataclasses.fields(config_class)])
+
+
+def _set(config: Any, name: str, value: Any) -> None:
+  """Stores a checked value in a frozen config (in ``__post_init__``)."""
+  object.__setattr__(config, name, value)
+
+
+# Every learner class by name, for EpisodeLearner.from_state_dict.
+_LEARNER_CLASSES: dict[str, type] = {}
+
+
+def _restore(learner_class: type, game: str, config: Any,
+             state: dict[str, Any]) -> "EpisodeLearner":
+  """A learner unpickled: rebuilt from its game and config, then given
+  its state."""
+  learner = learner_class(game, config)
+  learner.load_state_dict(state)
+  return learner
+
+
+def _checked_array(state: dict[str, Any], name: str, like: np.ndarray,
+                   owner: str) -> np.ndarray:
+  """``state[name]`` as a fresh array of ``like``'s shape and dtype;
+  ValueError otherwise."""
+  value = np.asarray(state[name])
+  if value.shape != like.shape or value.dtype.kind not in "biuf":
+    raise ValueError(f"{owner} checkpoint array {name} has shape "
+                     f"{value.shape} and dtype {value.dtype}, not "
+                     f"{like.shape} and {like.dtype}.")
+  return value.astype(like.dtype, copy=True)
+
+
 class EpisodeLearner:
   """What every learner shares: the environment, its seeded generator, the
-  episode count and the average policy on the true game.
+  episode count, the policies on the true game and the solver contract
+  (config, progress, state dict, pickling).
 
   Args:
     game: the true game, ``spiel_ext_unknown_env(game=...,env_seed=...)``
       (a pyspiel game or its string); only its rules are used.
-    seed: an int in 0..2**63 - 1 (default 0) or None: every random choice
-      of the learner.
+    config: the class's ``Config`` (None: its defaults).
+    **shortcuts: the ``Config``'s fields as keywords, replacing
+      ``config``'s (``seed=3``).
+
+  Raises:
+    TypeError: ``game`` is not a string or pyspiel game, ``config`` not
+      the class's ``Config``, or a keyword names none of its fields.
+    ValueError: a bad hyperparameter (naming it), or a game that is not
+      an unknown environment.
 
   Attributes:
+    config: the hyperparameters (``type(learner).Config``).
     rules: the base game's tree (shape, infosets, legal actions only).
     episodes: episodes played so far.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, seed: int | None = 0):
-    seed = check_seed(seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config:
+    """Attributes:
+      seed: an int in 0..2**63 - 1 (default 0) or None: every random
+        choice of the learner.
+    """
+    seed: int | None = 0
+
+    def __post_init__(self) -> None:
+      _set(self, "seed", check_seed(self.seed))
+      # A config that also extends BonusConfig checks its fields next.
+      after = getattr(super(), "__post_init__", None)
+      if after is not None:
+        after()
+
+  def __init_subclass__(cls, **kwargs) -> None:
+    super().__init_subclass__(**kwargs)
+    cls.__signature__ = _signature(cls.Config)
+    _LEARNER_CLASSES[cls.__name__] = cls
+
+  def __init__(self, game: pyspiel.Game | str, config: Any = None,
+               **shortcuts):
+    self.config = resolve_config(type(self).Config, config, shortcuts,
+                                 type(self).__name__)
     if not isinstance(game, (str, pyspiel.Game)):
       raise TypeError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="
                       f"...) as a string or pyspiel game; got "
                       f"{type(game).__name__}.")
     self._game = str(game)
-    self._rng = np.random.default_rng(seed)
+    self._rng = np.random.default_rng(self.config.seed)
     self._iteration = 0
-    self._attach_environment()
-
-  def _attach_environment(self) -> None:
     self._environment = environment_of(self._game)
     self._true_tree = compile_game(self._game)
     self.rules = self._environment.rules
     self._true_rows = np.array([self._true_tree.key_to_infoset[key]
                                 for key in self.rules.infoset_keys])
+    self._build()
 
-  # Pickling (checkpoints): trees and the environment are rebuilt from the
-  # game string; a regret minimiser and a posterior travel as their arrays.
-  _REBUILT = ("_environment", "_true_tree", "rules", "_true_rows", "_solver",
-              "posterior")
+  def _build(self) -> None:
+    """A subclass's own parts, built after the environment and rules."""
 
-  def __getstate__(self) -> dict:
-    state = {key: value for key, value in self.__dict__.items()
-             if key not in self._REBUILT}
-    state["_episodes"] = self.episodes
-    if hasattr(self, "_solver"):
-      state["_solver_class"] = type(self._solver)
-      state["_solver_state"] = self._solver.state_dict()
-    if hasattr(self, "posterior"):
-      state["_posterior_counts"] = self.posterior.counts()
-    return state
-
-  def __setstate__(self, state: dict) -> None:
-    state = dict(state)
-    episodes = state.pop("_episodes")
-    solver_class = state.pop("_solver_class", None)
-    solver_state = state.pop("_solver_state", None)
-    counts = state.pop("_posterior_counts", None)
-    self.__dict__.update(state)
-    self._attach_environment()
-    self._environment.episodes = episodes
-    if solver_class is not None:
-      if "_solver_options" not in self.__dict__:
-        raise ValueError(
-            f"this {type(self).__name__} checkpoint comes from a spiel_ext "
-            f"version whose learners ran other designs (posterior mean, "
-            f"alternating updates); run it again without --resume.")
-      self._solver = solver_class(self.rules, **self._solver_options)
-      self._solver.load_state_dict(solver_state)
-    if counts is not None:
-      self.posterior = ConjugatePosterior(self.rules)
-      self.posterior.load_counts(counts)
-
+  # ------------------------------------------------------------ contract
   @property
   def episodes(self) -> int:
     return self._environment.episodes
+
+  @property
+  def iteration_count(self) -> int:
+    """Completed iterations."""
+    return self._iteration
+
+  def progress(self) -> Progress:
+    """Iterations completed and episodes played."""
+    return Progress(self._iteration, self.episodes)
 
   def evaluate_and_update_policy(self) -> None:
     raise NotImplementedError
 
   def iteration(self) -> None:
+    """Alias of :meth:`evaluate_and_update_policy`."""
     self.evaluate_and_update_policy()
 
   def average_strategy(self) -> np.ndarray:
@@ -188,6 +258,11 @@ class EpisodeLearner:
       average = self.cumulative_policy / totals
     return np.where(totals > 0, average, self.rules.uniform_policy())
 
+  def current_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: the strategy the learner plays now (each
+    class says which)."""
+    raise NotImplementedError
+
   def _own_steps(self, path, player: int) -> list[tuple[int, int]]:
     """(infoset row, action) of each of ``player``'s decisions along an
     episode's path of histories."""
@@ -196,41 +271,140 @@ class EpisodeLearner:
             for history, child in zip(path[:-1], path[1:])
             if rules.node_player[history] == player]
 
-  def average_policy(self):
-    """The average strategy as a TabularPolicy of the true game."""
-    strategy = np.zeros(self._true_tree.infoset_legal.shape)
-    strategy[self._true_rows] = self.average_strategy()
-    return to_tabular_policy(self._true_tree, strategy)
+  def _true_policy(self, strategy: np.ndarray) -> TabularPolicy:
+    """A [rules infosets, actions] strategy as a fresh TabularPolicy of the
+    true game."""
+    true_strategy = np.zeros(self._true_tree.infoset_legal.shape)
+    true_strategy[self._true_rows] = strategy
+    return to_tabular_policy(self._true_tree, true_strategy)
+
+  def average_policy(self) -> TabularPolicy:
+    """The average strategy as a fresh TabularPolicy of the true game."""
+    return self._true_policy(self.average_strategy())
+
+  def current_policy(self) -> TabularPolicy:
+    """:meth:`current_strategy` as a fresh TabularPolicy of the true game
+    (a new object on every call, unlike a full-width solver's)."""
+    return self._true_policy(self.current_strategy())
+
+  # ----------------------------------------------------------- checkpoint
+  def state_dict(self) -> dict[str, Any]:
+    """The learner's state as plain data (numpy arrays, numbers, strings,
+    lists and dicts; copies): the iteration, the episode count, the
+    generator's state and each class's parts (see the module docstring)."""
+    state = {"version": STATE_VERSION, "learner": type(self).__name__,
+             "game": self._game, "config": dataclasses.asdict(self.config),
+             "iteration": self._iteration, "episodes": self.episodes,
+             "rng_state": self._rng.bit_generator.state}
+    self._save(state)
+    return state
+
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores a :meth:`state_dict` of a learner of this class, game and
+    config, which then continues exactly as the one that wrote it.
+
+    Raises:
+      ValueError: a state of another format version, learner, game or
+        config, or parts that do not fit (the learner should then be
+        discarded: parts loaded before the misfit stay loaded).
+    """
+    name = type(self).__name__
+    check_state_version(state, name)
+    if state.get("learner") != name:
+      raise ValueError(f"checkpoint is from {state.get('learner')}, not "
+                       f"{name}.")
+    if state.get("game") != self._game:
+      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
+                       f"{self._game}.")
+    config = dataclasses.asdict(self.config)
+    if state.get("config") != config:
+      raise ValueError(f"checkpoint is of a {name} with config "
+                       f"{state.get('config')}, not {config}.")
+    self._load(state)
+    self._iteration = int(state["iteration"])
+    self._environment.episodes = int(state["episodes"])
+    self._rng.bit_generator.state = state["rng_state"]
+
+  @classmethod
+  def from_state_dict(cls, state: dict[str, Any]) -> "EpisodeLearner":
+    """The learner a :meth:`state_dict` describes, built from its game and
+    config and given its state (``EpisodeLearner.from_state_dict`` finds
+    the class by name).
+
+    Raises:
+      ValueError: a state of another format version, of a class that is
+        not ``cls`` or one of its subclasses, or with a bad config.
+    """
+    check_state_version(state, cls.__name__)
+    name = state.get("learner")
+    learner_class = _LEARNER_CLASSES.get(name)
+    if learner_class is None or not issubclass(learner_class, cls):
+      raise ValueError(f"checkpoint is from {name}, not {cls.__name__}.")
+    try:
+      config = learner_class.Config(**state["config"])
+    except TypeError as error:
+      raise ValueError(f"{name}: the checkpoint's config: {error}") from None
+    return _restore(learner_class, state["game"], config, state)
+
+  def _save(self, state: dict[str, Any]) -> None:
+    """Adds a subclass's parts to ``state``."""
+
+  def _load(self, state: dict[str, Any]) -> None:
+    """Restores a subclass's parts from ``state``."""
+
+  def __reduce__(self):
+    return (_restore, (type(self), self._game, self.config,
+                       self.state_dict()))
+
+  def __setstate__(self, state: dict[str, Any]) -> None:
+    # Only a learner pickled by an older spiel_ext (its attributes, not its
+    # state_dict) is unpickled through here.
+    raise ValueError(
+        f"this {type(self).__name__} checkpoint was pickled by an older "
+        f"spiel_ext and cannot be read by this one; run it again without "
+        f"--resume.")
 
 
 class ModelBasedLearner(EpisodeLearner):
   """Shared loop: a model game, one regret-minimisation iteration on it,
   the episodes, and the posterior update.
 
-  Args:
-    game: the true game (see :class:`EpisodeLearner`).
-    base: "cfr" (default) or "dcfr" (DCFR's defaults 1.5, 0, 2).
-    alternating_updates: update the players in turn (OpenSpiel's CFR) or
-      both on the same profile (False, the default: the authors' code,
-      which updates both players' regrets before either strategy).
-    seed: an int in 0..2**63 - 1 (default 0): posterior draws and episodes.
+  The regret minimiser is a CFRSolver (or DCFRSolver) on the rules' tree,
+  given each iteration's model game: its current strategy is the
+  learner's (:meth:`current_strategy`), its average the learner's output,
+  and its ``state_dict()`` part of the learner's.
 
   Attributes:
     posterior: the conjugate model.
   """
 
+  @dataclasses.dataclass(frozen=True)
+  class Config(EpisodeLearner.Config):
+    """Attributes:
+      base: "cfr" (default) or "dcfr" (DCFR's defaults 1.5, 0, 2).
+      alternating_updates: update the players in turn (OpenSpiel's CFR) or
+        both on the same profile (False, the default: the authors' code,
+        which updates both players' regrets before either strategy).
+      seed: an int in 0..2**63 - 1 (default 0): posterior draws and
+        episodes.
+    """
+    base: str = "cfr"
+    alternating_updates: bool = False
+
+    def __post_init__(self) -> None:
+      _set(self, "base", check_choice("base", self.base, BASES))
+      _set(self, "alternating_updates", check_bool(
+          "alternating_updates", self.alternating_updates))
+      super().__post_init__()
+
   episodes_per_iteration = 2
 
-  def __init__(self, game: pyspiel.Game | str, *, base: str = "cfr",
-               alternating_updates: bool = False, seed: int = 0):
-    check_choice("base", base, BASES)
-    alternating_updates = check_bool("alternating_updates",
-                                     alternating_updates)
-    super().__init__(game, seed=seed)
+  def _build(self) -> None:
+    super()._build()
     self.posterior = ConjugatePosterior(self.rules)
-    self._solver_options = {"alternating_updates": alternating_updates}
-    solver_class = CFRSolver if base == "cfr" else DCFRSolver
-    self._solver = solver_class(self.rules, **self._solver_options)
+    solver_class = CFRSolver if self.config.base == "cfr" else DCFRSolver
+    self._solver = solver_class(
+        self.rules, alternating_updates=self.config.alternating_updates)
 
   def _draw(self) -> tuple[np.ndarray, np.ndarray]:
     """(chance_prob, utility) of a posterior draw (fresh arrays)."""
@@ -247,7 +421,7 @@ class ModelBasedLearner(EpisodeLearner):
   def evaluate_and_update_policy(self) -> None:
     """One iteration: a model game, one CFR iteration on it, the episodes,
     and the posterior update."""
-    self._solver.set_model(*self._cfr_model())
+    self._solver.set_view(self.rules.with_model(*self._cfr_model()))
     self._solver.evaluate_and_update_policy()
     for strategy in self._episode_strategies():
       episode = self._environment.play_episode(strategy, self._rng)
@@ -267,33 +441,67 @@ class ModelBasedLearner(EpisodeLearner):
     """[rules infosets, actions]: the regret minimiser's average."""
     return self._solver.average_strategy()
 
+  def current_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: the regret minimiser's current strategy
+    (regret matching on its cumulative regrets)."""
+    return self._solver.current_strategy()
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state["solver"] = self._solver.state_dict()
+    state["posterior"] = self.posterior.counts()
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    self._solver.load_state_dict(state["solver"])
+    self.posterior.load_counts(state["posterior"])
+
 
 MODELS = ("draw", "mean")
 PLAYS = ("average", "current")
 
 
-class NaiveCFRLearner(ModelBasedLearner):
-  """Naive-CFR / Naive-DCFR of Qiu et al.: CFR (or DCFR) on a model game
-  without any bonus, both episodes played with one of its strategies.
+@dataclasses.dataclass(frozen=True)
+class _ModelGameConfig(ModelBasedLearner.Config):
+  """The model game of :class:`NaiveCFRLearner` and :class:`RandomLearner`.
 
-  Args:
+  Attributes:
     model: "draw" (default; a posterior draw each iteration, as the
       authors' ``cfrpsrl.py`` type "ordinary") or "mean" (the posterior
       mean).
-    play: "average" (default; the paper's text: "the average strategy
-      calculated is used as exploration policy") or "current" (the
-      authors' ``cfrpsrl.py`` type "ordinary" plays CFR's current
-      strategy).
-    base, alternating_updates, seed: as :class:`ModelBasedLearner`.
+  """
+  model: str = "draw"
+
+  def __post_init__(self) -> None:
+    _set(self, "model", check_choice("model", self.model, MODELS))
+    super().__post_init__()
+
+
+class NaiveCFRLearner(ModelBasedLearner):
+  """Naive-CFR / Naive-DCFR of Qiu et al.: CFR (or DCFR) on a model game
+  without any bonus, both episodes played with one of its strategies.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, model: str = "draw",
-               play: str = "average", base: str = "cfr",
-               alternating_updates: bool = False, seed: int = 0):
-    self.model = check_choice("model", model, MODELS)
-    self.play = check_choice("play", play, PLAYS)
-    super().__init__(game, base=base,
-                     alternating_updates=alternating_updates, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(_ModelGameConfig):
+    """Attributes:
+      model: "draw" (default; a posterior draw each iteration, as the
+        authors' ``cfrpsrl.py`` type "ordinary") or "mean" (the posterior
+        mean).
+      play: "average" (default; the paper's text: "the average strategy
+        calculated is used as exploration policy") or "current" (the
+        authors' ``cfrpsrl.py`` type "ordinary" plays CFR's current
+        strategy).
+      base, alternating_updates, seed: as :class:`ModelBasedLearner`.
+    """
+    play: str = "average"
+
+    def __post_init__(self) -> None:
+      _set(self, "play", check_choice("play", self.play, PLAYS))
+      super().__post_init__()
+
+  model = property(lambda self: self.config.model)
+  play = property(lambda self: self.config.play)
 
   def _cfr_model(self):
     return self._draw() if self.model == "draw" else (
@@ -306,13 +514,17 @@ class NaiveCFRLearner(ModelBasedLearner):
 class RandomLearner(NaiveCFRLearner):
   """The Random baseline: both episodes play uniformly at random (the
   authors' type "random"); what it outputs is Naive-CFR's average on the
-  posterior those episodes build."""
+  posterior those episodes build (its current strategy is the regret
+  minimiser's, which its episodes do not play)."""
 
-  def __init__(self, game: pyspiel.Game | str, *, model: str = "draw",
-               base: str = "cfr", alternating_updates: bool = False,
-               seed: int = 0):
-    super().__init__(game, model=model, base=base,
-                     alternating_updates=alternating_updates, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(_ModelGameConfig):
+    """Attributes:
+      model: as :class:`NaiveCFRLearner`.
+      base, alternating_updates, seed: as :class:`ModelBasedLearner`.
+    """
+
+  play = "uniform"  # What its episodes play.
 
   def _episode_strategies(self):
     return [self.rules.uniform_policy()] * self.episodes_per_iteration
@@ -325,25 +537,47 @@ class PSRLCFRLearner(ModelBasedLearner):
   (:func:`~spiel_ext.algorithms.exploration.exploring_actions`), and the
   two episodes are (player 0 explores, player 1 plays) and (player 0
   plays, player 1 explores).
-
-  Args:
-    exploration: "default" (the authors' type "default": V_draw - V_avg,
-      paired with the other's current strategy), "br_dirc" (the authors'
-      type "br_dirc", ``experiment_br.py:86``'s default: a best response in
-      the second draw, paired with the other's current strategy) or
-      "best_response" (ours: the same best response, paired with the
-      other's average, as in the paper's description).
-    Other arguments as :class:`ModelBasedLearner`.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *,
-               exploration: str = "default", base: str = "cfr",
-               alternating_updates: bool = False, seed: int = 0):
-    self.exploration = check_choice("exploration", exploration, EXPLORATIONS)
-    super().__init__(game, base=base,
-                     alternating_updates=alternating_updates, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(ModelBasedLearner.Config):
+    """Attributes:
+      exploration: "default" (the authors' type "default": V_draw - V_avg,
+        paired with the other's current strategy), "br_dirc" (the authors'
+        type "br_dirc", ``experiment_br.py:86``'s default: a best response
+        in the second draw, paired with the other's current strategy) or
+        "best_response" (ours: the same best response, paired with the
+        other's average, as in the paper's description).
+      base, alternating_updates, seed: as :class:`ModelBasedLearner`.
+    """
+    exploration: str | None = "default"
+
+    def _checked_exploration(self) -> str | None:
+      return check_choice("exploration", self.exploration, EXPLORATIONS)
+
+    def __post_init__(self) -> None:
+      _set(self, "exploration", self._checked_exploration())
+      super().__post_init__()
+
+  @property
+  def exploration(self) -> str | None:
+    """How the episodes explore (None: they do not)."""
+    return self.config.exploration
+
+  def _build(self) -> None:
+    super()._build()
     self._average_model = (AverageModel(self.rules)
-                           if exploration == "default" else None)
+                           if self.exploration == "default" else None)
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    if self._average_model is not None:
+      state["average_model"] = average_model_state(self._average_model)
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    if self._average_model is not None:
+      load_average_model_state(self._average_model, state["average_model"])
 
   def _cfr_model(self):
     chance_prob, utility = self._draw()
@@ -359,8 +593,8 @@ class PSRLCFRLearner(ModelBasedLearner):
 
   def _episode_strategies(self):
     chance_prob, utility = self._draw()
-    draw = self.rules.check_model(chance_prob,
-                                  self._shape_exploration_draw(utility))
+    draw = self.rules.with_model(chance_prob,
+                                 self._shape_exploration_draw(utility))
     average = self._solver.average_strategy()
     exploring = exploring_actions(
         self.rules, self.exploration, average, draw,
@@ -395,44 +629,60 @@ class VCFRLearner(PSRLCFRLearner):
     (``vime_cfr.py:235-246``).
   - "both_draws": ours before we read the authors' code: the bonus on both
     draws, exploring with ``exploration`` (default "best_response").
-
-  Args:
-    design: "cfr_draw", "exploration_draw" or "both_draws".
-    eta: the bonus weight in [0, 1e100] (default 0.005, the paper's text;
-      the authors' code uses 0.01).
-    players: "zero_sum" (default, the authors') or "both".
-    normalisation: "median" (default, the authors') or "none".
-    information: "conjugate" (default; exact), "bnn" (our network) or
-      "bnn_sampled" (the authors' KL; both need the ``bnn`` extra).
-    kl_every: an int in 1..2**63 - 1 (default 10), for information="bnn".
-    exploration: for the designs that explore (default: "default" for
-      "exploration_draw", "best_response" for "both_draws"); must be None
-      for "cfr_draw".
-    Other arguments as :class:`ModelBasedLearner`.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, design: str = "cfr_draw",
-               eta: float = 0.005, players: str = "zero_sum",
-               normalisation: str = "median",
-               information: str = "conjugate", kl_every: int = 10,
-               exploration: str | None = None, base: str = "cfr",
-               alternating_updates: bool = False, seed: int = 0):
-    self.design = check_choice("design", design, DESIGNS)
-    if design == "cfr_draw" and exploration is not None:
-      raise ValueError(f"exploration must be None for design='cfr_draw' "
-                       f"(both episodes play the average strategy); got "
-                       f"{exploration!r}.")
-    if exploration is None:
-      exploration = {"exploration_draw": "default"}.get(design,
-                                                        "best_response")
-    super().__init__(game, exploration=exploration, base=base,
-                     alternating_updates=alternating_updates, seed=seed)
-    if design == "cfr_draw":
-      self.exploration = None  # Both episodes play the average.
-      self._average_model = None
-    self.bonus = InformationBonus(
-        self.rules, eta=eta, players=players, normalisation=normalisation,
-        information=information, kl_every=kl_every, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(PSRLCFRLearner.Config, BonusConfig):
+    """Attributes:
+      design: "cfr_draw" (default), "exploration_draw" or "both_draws".
+      exploration: for the designs that explore (None, the default:
+        "default" for "exploration_draw", "best_response" for
+        "both_draws"); must be None for "cfr_draw".
+      eta, players, normalisation, information, kl_every: the bonus's
+        (:class:`~spiel_ext.algorithms.exploration.BonusConfig`).
+      base, alternating_updates, seed: as :class:`ModelBasedLearner`.
+    """
+    design: str = "cfr_draw"
+    exploration: str | None = None
+
+    def _checked_exploration(self) -> str | None:
+      if self.design == "cfr_draw" and self.exploration is not None:
+        raise ValueError(f"exploration must be None for design='cfr_draw' "
+                         f"(both episodes play the average strategy); got "
+                         f"{self.exploration!r}.")
+      if self.exploration is None:
+        return None
+      return super()._checked_exploration()
+
+    def __post_init__(self) -> None:
+      _set(self, "design", check_choice("design", self.design, DESIGNS))
+      super().__post_init__()
+
+  design = property(lambda self: self.config.design)
+
+  @property
+  def exploration(self) -> str | None:
+    """How the episodes explore: the config's, or its design's default
+    (None for "cfr_draw": both episodes play the average)."""
+    if self.design == "cfr_draw":
+      return None
+    if self.config.exploration is not None:
+      return self.config.exploration
+    return ("default" if self.design == "exploration_draw" else
+            "best_response")
+
+  def _build(self) -> None:
+    super()._build()
+    self.bonus = InformationBonus(self.rules, self.config,
+                                  seed=self.config.seed)
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state["bonus"] = self.bonus.state_dict()
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    self.bonus.load_state_dict(state["bonus"])
 
   def _observed(self, episode) -> None:
     self.bonus.observe(episode)
@@ -466,19 +716,44 @@ class PosteriorFSPLearner(EpisodeLearner):
   its own reach (extensive-form fictitious play with step 1/t; the
   uniform start counts as one iteration, as theirs).
 
-  Args:
-    game: the true game (see :class:`EpisodeLearner`).
-    seed: an int in 0..2**63 - 1 (default 0).
+  Its current strategy is its average, as in fictitious play's full-width
+  form (:class:`~spiel_ext.algorithms.fictitious_play.XFPSolver` and
+  OpenSpiel's): the best responses are its steps, not a strategy it keeps.
+
+  ``Config`` has the ``seed`` only (see :class:`EpisodeLearner`).
 
   Attributes:
     posterior: the conjugate model.
     cumulative_policy: [infosets, actions], the average's numerator.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, seed: int = 0):
-    super().__init__(game, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(EpisodeLearner.Config):
+    """Attributes:
+      seed: an int in 0..2**63 - 1 (default 0) or None.
+    """
+
+  def _build(self) -> None:
+    super()._build()
     self.posterior = ConjugatePosterior(self.rules)
     self.cumulative_policy = self.rules.uniform_policy().copy()
+
+  def current_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: the average strategy (see the class
+    docstring)."""
+    return self.average_strategy()
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state["posterior"] = self.posterior.counts()
+    state["cumulative_policy"] = self.cumulative_policy.copy()
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    cumulative = _checked_array(state, "cumulative_policy",
+                                self.cumulative_policy, type(self).__name__)
+    self.posterior.load_counts(state["posterior"])
+    self.cumulative_policy = cumulative
 
   def _shape(self, utility: np.ndarray) -> np.ndarray:
     return utility
@@ -490,19 +765,18 @@ class PosteriorFSPLearner(EpisodeLearner):
                             utility: np.ndarray) -> np.ndarray:
     """[infosets, actions]: each player's pure best response, in the model
     game (chance_prob, utility), to the other's average."""
+    model = self.rules.with_model(chance_prob, utility)
     average = self.average_strategy()
     profile = np.zeros_like(average)
     for player in (0, 1):
-      _, best, _ = self.rules.best_response(
-          average, player, chance_prob=chance_prob, utility=utility)
+      _, best, _ = model.best_response(average, player)
       rows = self.rules.player_rows[player]
       profile[np.arange(rows.start, rows.stop), best[rows]] = 1.0
     return profile
 
   def evaluate_and_update_policy(self) -> None:
     chance_prob, utility = self.posterior.sample_game(self._rng)
-    model = self.rules.check_model(chance_prob, self._shape(utility))
-    profile = self.best_response_profile(*model)
+    profile = self.best_response_profile(chance_prob, self._shape(utility))
     for _ in range(2):
       episode = self._environment.play_episode(profile, self._rng)
       self.posterior.observe(episode.histories, episode.reward)
@@ -515,21 +789,28 @@ class PosteriorFSPLearner(EpisodeLearner):
 class PosteriorVFSPLearner(PosteriorFSPLearner):
   """The authors' VFSP (``vimeficplay.py:150``): :class:`PosteriorFSPLearner`
   with the information bonus on its posterior draw.
-
-  Args:
-    eta, players, normalisation, information, kl_every: as
-      :class:`VCFRLearner`.
-    seed: an int in 0..2**63 - 1 (default 0).
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, eta: float = 0.005,
-               players: str = "zero_sum", normalisation: str = "median",
-               information: str = "conjugate", kl_every: int = 10,
-               seed: int = 0):
-    super().__init__(game, seed=seed)
-    self.bonus = InformationBonus(
-        self.rules, eta=eta, players=players, normalisation=normalisation,
-        information=information, kl_every=kl_every, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(PosteriorFSPLearner.Config, BonusConfig):
+    """Attributes:
+      eta, players, normalisation, information, kl_every: the bonus's
+        (:class:`~spiel_ext.algorithms.exploration.BonusConfig`).
+      seed: an int in 0..2**63 - 1 (default 0).
+    """
+
+  def _build(self) -> None:
+    super()._build()
+    self.bonus = InformationBonus(self.rules, self.config,
+                                  seed=self.config.seed)
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state["bonus"] = self.bonus.state_dict()
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    self.bonus.load_state_dict(state["bonus"])
 
   def _shape(self, utility):
     return self.bonus.apply(self.posterior, utility)
@@ -553,24 +834,56 @@ class OutcomeSamplingLearner(EpisodeLearner):
   pi_i(h a -> z) / q_i(z) sigma(I, a) for the other actions b; the average
   adds pi_i(h) / q_i(h) sigma(I) (stochastically weighted averaging).
 
-  Args:
-    game: the true game (see :class:`EpisodeLearner`).
-    epsilon: exploration in [1e-6, 1] (default 0.1; see
-      MIN_OUTCOME_SAMPLING_EPSILON for the bound).
-    seed: an int in 0..2**63 - 1 (default 0).
+  Its current strategy is sigma, regret matching on its cumulative
+  regrets (the episodes mix it with the uniform strategy at the
+  updating player's infosets).
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, epsilon: float = 0.1,
-               seed: int = 0):
-    self.epsilon = check_real("epsilon", epsilon,
-                              MIN_OUTCOME_SAMPLING_EPSILON, 1.0)
-    super().__init__(game, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(EpisodeLearner.Config):
+    """Attributes:
+      epsilon: exploration in [1e-6, 1] (default 0.1; see
+        MIN_OUTCOME_SAMPLING_EPSILON for the bound).
+      seed: an int in 0..2**63 - 1 (default 0).
+    """
+    epsilon: float = 0.1
+
+    def __post_init__(self) -> None:
+      _set(self, "epsilon", check_real("epsilon", self.epsilon,
+                                       MIN_OUTCOME_SAMPLING_EPSILON, 1.0))
+      super().__post_init__()
+
+  epsilon = property(lambda self: self.config.epsilon)
+
+  def _build(self) -> None:
+    super()._build()
     rules = self.rules
     self._legal = rules.infoset_legal
     self.cumulative_regret = np.zeros(self._legal.shape)
     self.cumulative_policy = np.zeros(self._legal.shape)
     self._uniform = rules.uniform_policy()
     self._sigma = self._uniform.copy()
+
+  def current_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: sigma (a copy)."""
+    return self._sigma.copy()
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state.update(cumulative_regret=self.cumulative_regret.copy(),
+                 cumulative_policy=self.cumulative_policy.copy(),
+                 sigma=self._sigma.copy())
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    owner = type(self).__name__
+    loaded = {name: _checked_array(state, name, like, owner) for name, like
+              in (("cumulative_regret", self.cumulative_regret),
+                  ("cumulative_policy", self.cumulative_policy),
+                  ("sigma", self._sigma))}
+    self.cumulative_regret = loaded["cumulative_regret"]
+    self.cumulative_policy = loaded["cumulative_policy"]
+    self._sigma = loaded["sigma"]
 
   def _regret_matching(self, row: int) -> None:
     positive = np.maximum(self.cumulative_regret[row], 0.0) * self._legal[row]
@@ -622,34 +935,74 @@ class FSPLearner(EpisodeLearner):
   greedy action (the supervised average of the best responses, weighted
   by how often i reaches the infoset).
 
-  Args:
-    game: the true game (see :class:`EpisodeLearner`).
-    epsilon: exploration of the best response, in [0, 1] (default 0.1).
-    learning_rate: in (0, 1] (default 0.1).
-    buffer_size: transitions kept, an int in 1..2**22 (default 2**14).
-    batch_size: transitions replayed per episode, an int in 1..2**16
-      (default 64).
-    seed: an int in 0..2**63 - 1 (default 0).
+  Its current strategy is its average, as in fictitious play's full-width
+  form (:class:`~spiel_ext.algorithms.fictitious_play.XFPSolver` and
+  OpenSpiel's): the epsilon-greedy Q policies are its steps.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, epsilon: float = 0.1,
-               learning_rate: float = 0.1, buffer_size: int = 2**14,
-               batch_size: int = 64, seed: int = 0):
-    self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
-    self.learning_rate = check_real("learning_rate", learning_rate, 0.0, 1.0,
-                                    low_inclusive=False)
-    buffer_size = check_int("buffer_size", buffer_size, 1, MAX_BUFFER_SIZE)
-    batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
-    super().__init__(game, seed=seed)
+  @dataclasses.dataclass(frozen=True)
+  class Config(EpisodeLearner.Config):
+    """Attributes:
+      epsilon: exploration of the best response, in [0, 1] (default 0.1).
+      learning_rate: in (0, 1] (default 0.1).
+      buffer_size: transitions kept, an int in 1..2**22 (default 2**14).
+      batch_size: transitions replayed per episode, an int in 1..2**16
+        (default 64).
+      seed: an int in 0..2**63 - 1 (default 0).
+    """
+    epsilon: float = 0.1
+    learning_rate: float = 0.1
+    buffer_size: int = 2**14
+    batch_size: int = 64
+
+    def __post_init__(self) -> None:
+      _set(self, "epsilon", check_real("epsilon", self.epsilon, 0.0, 1.0))
+      _set(self, "learning_rate", check_real(
+          "learning_rate", self.learning_rate, 0.0, 1.0,
+          low_inclusive=False))
+      _set(self, "buffer_size", check_int("buffer_size", self.buffer_size,
+                                          1, MAX_BUFFER_SIZE))
+      _set(self, "batch_size", check_int("batch_size", self.batch_size, 1,
+                                         MAX_BATCH_SIZE))
+      super().__post_init__()
+
+  epsilon = property(lambda self: self.config.epsilon)
+  learning_rate = property(lambda self: self.config.learning_rate)
+
+  def _build(self) -> None:
+    super()._build()
     rules = self.rules
     self._legal = rules.infoset_legal
     self._uniform = rules.uniform_policy()
     self.q_values = np.zeros(self._legal.shape)
     self.cumulative_policy = np.zeros(self._legal.shape)
     # Replay buffer: (row, action, reward, next row or -1) per transition.
-    self._buffer = np.zeros((buffer_size, 4))
+    self._buffer = np.zeros((self.config.buffer_size, 4))
     self._stored = 0
-    self._batch_size = batch_size
+    self._batch_size = self.config.batch_size
+
+  def current_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: the average strategy (see the class
+    docstring)."""
+    return self.average_strategy()
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state.update(q_values=self.q_values.copy(),
+                 cumulative_policy=self.cumulative_policy.copy(),
+                 buffer=self._buffer.copy(), stored=self._stored)
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    owner = type(self).__name__
+    loaded = {name: _checked_array(state, name, like, owner) for name, like
+              in (("q_values", self.q_values),
+                  ("cumulative_policy", self.cumulative_policy),
+                  ("buffer", self._buffer))}
+    self.q_values = loaded["q_values"]
+    self.cumulative_policy = loaded["cumulative_policy"]
+    self._buffer = loaded["buffer"]
+    self._stored = int(state["stored"])
 
   def _greedy(self) -> np.ndarray:
     """[infosets] the greedy action of Q (lowest id among ties)."""
@@ -711,17 +1064,34 @@ class VFSPLearner(FSPLearner):
   """FSP with the information-gain bonus eta * IG(z) of the conjugate model
   added to the reward of every episode ending at z (Qiu et al.'s VFSP);
   the model only measures information, FSP itself stays model-free.
-
-  Args:
-    eta: the bonus weight, in [0, 1e100] (default 0.005).
-    Other arguments as :class:`FSPLearner`.
   """
 
-  def __init__(self, game: pyspiel.Game | str, *, eta: float = 0.005,
-               **kwargs):
-    self.eta = check_real("eta", eta, 0.0, MAX_ETA)
-    super().__init__(game, **kwargs)
+  @dataclasses.dataclass(frozen=True)
+  class Config(FSPLearner.Config):
+    """Attributes:
+      eta: the bonus weight, in [0, 1e100] (default 0.005).
+      epsilon, learning_rate, buffer_size, batch_size, seed: as
+        :class:`FSPLearner`.
+    """
+    eta: float = DEFAULT_ETA
+
+    def __post_init__(self) -> None:
+      _set(self, "eta", check_eta(self.eta))
+      super().__post_init__()
+
+  eta = property(lambda self: self.config.eta)
+
+  def _build(self) -> None:
+    super()._build()
     self.posterior = ConjugatePosterior(self.rules)
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)
+    state["posterior"] = self.posterior.counts()
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)
+    self.posterior.load_counts(state["posterior"])
 
   def _bonus(self, terminal: int) -> float:
     del terminal  # The episode just observed (see _observe).

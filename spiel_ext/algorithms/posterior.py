@@ -155,19 +155,26 @@ class ConjugatePosterior:
     self._changed.append(path)
 
   def counts(self) -> dict[str, np.ndarray | int]:
-    """The posterior's state (for checkpoints)."""
+    """The posterior's state as plain data (copies), for checkpoints."""
     return {"chance_counts": self.chance_counts.copy(),
             "wins": self.wins.copy(), "losses": self.losses.copy(),
             "observations": self.observations}
 
   def load_counts(self, counts: dict[str, np.ndarray | int]) -> None:
-    """Restores :meth:`counts` (the information gain is recomputed)."""
-    for name in ("chance_counts", "wins", "losses"):
-      value = np.asarray(counts[name], dtype=np.float64)
+    """Restores :meth:`counts` (the information gain is recomputed, equal
+    to the one updated in place); nothing changes if they do not fit.
+
+    Raises:
+      ValueError: an array of another shape.
+    """
+    arrays = {name: np.array(counts[name], dtype=np.float64)
+              for name in ("chance_counts", "wins", "losses")}
+    for name, value in arrays.items():
       if value.shape != (self.tree.num_histories,):
         raise ValueError(f"{name} must have shape "
                          f"({self.tree.num_histories},); got {value.shape}.")
-      setattr(self, name, value.copy())
+    for name, value in arrays.items():
+      setattr(self, name, value)
     self.observations = int(counts["observations"])
     self._gain, self._changed = None, []
 

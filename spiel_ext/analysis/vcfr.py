@@ -1,5 +1,6 @@
 """The VCFR experiments' tables and comparisons (Qiu, Wang, Ma, Wen, Zhang,
-"Learning to Explore in Games with Unknown Environments", 2023).
+"Combining Counterfactual Regret Minimization with Information Gain to Solve
+Extensive Games with Unknown Environments", 2023).
 
 Each environment seed is one game (its hidden chance and rewards), so a
 learner's runs on the environments of one base game are its band, and two

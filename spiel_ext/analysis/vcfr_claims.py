@@ -1,6 +1,7 @@
 """The VCFR experiments' measures: from a run's results to the numbers each
-claim is judged on (Qiu, Wang, Ma, Wen, Zhang, "Learning to Explore in
-Games with Unknown Environments", 2023).
+claim is judged on (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual
+Regret Minimization with Information Gain to Solve Extensive Games with
+Unknown Environments", 2023).
 
 Each measure gives one :class:`Measurement` (or None when the run holds
 nothing to judge) whose ``value`` is a list of per-case booleans (an

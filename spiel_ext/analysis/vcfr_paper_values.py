@@ -1,6 +1,7 @@
-"""The numbers the VCFR paper and its authors' logs report, which our
-measures and figures compare with (Qiu, Wang, Ma, Wen, Zhang, "Learning to
-Explore in Games with Unknown Environments", 2023).
+"""The numbers the VCFR paper and its authors' logs report, which our measures
+and figures compare with (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual
+Regret Minimization with Information Gain to Solve Extensive Games with
+Unknown Environments", 2023).
 
 They live in the analysis layer because both the claims' measures and the
 figures (which may not import the experiment declarations) read them.

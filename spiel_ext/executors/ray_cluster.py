@@ -3,8 +3,10 @@
 ``address="auto"`` or ``"host:port"`` joins a running cluster; None starts
 a local Ray instance. Workers on a cluster may not share the driver's disk,
 so each task runs one checkpoint interval of one unit and returns its rows
-and checkpoint; the driver writes them and submits the next interval. Rows
-are therefore identical to the local executor's (wall times aside).
+and checkpoint (the solver's ``state_dict()``, plain data); the driver
+writes them and submits the next interval with that checkpoint, from which
+the task rebuilds the solver. Rows are therefore identical to the local
+executor's (wall times aside).
 """
 
 from __future__ import annotations

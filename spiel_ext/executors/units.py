@@ -1,17 +1,19 @@
 """Work units: one algorithm x game x hyperparameters x seed, run resumably.
 
 A unit advances its solver iteration by iteration, measures its metrics at
-the evaluation points and hands back a checkpoint (the pickled solver, the
-iteration and the solver seconds so far) at every checkpoint boundary.
-Executors decide where the rows and checkpoints are written: a local worker
-writes them itself, a Ray task returns them to the driver.
+the evaluation points and hands back a checkpoint (the solver's
+``state_dict()``, plain data; the iteration and the solver seconds so far)
+at every checkpoint boundary. A unit resumes by building its solver with
+the unit's factory and giving it that state: the solver contract of
+:mod:`spiel_ext.algorithms.protocol`. Executors decide where the rows and
+checkpoints are written: a local worker writes them itself, a Ray task
+returns them to the driver.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import pickle
 import time
 from typing import Any, Callable, Iterator, Protocol, Sequence
 
@@ -72,20 +74,39 @@ class WorkUnit:
 
 @dataclasses.dataclass
 class Checkpoint:
-  """A unit's state between checkpoint intervals."""
+  """A unit's state between checkpoint intervals.
+
+  Attributes:
+    iteration: iterations completed.
+    solver_seconds: solver time so far (evaluation excluded).
+    solver_state: the solver's ``state_dict()`` (plain data).
+    snapshots_taken: names of the snapshots already kept.
+  """
   iteration: int
   solver_seconds: float
-  solver: bytes
+  solver_state: dict[str, Any]
   snapshots_taken: tuple[str, ...] = ()
 
   def as_dict(self) -> dict[str, Any]:
-    return dataclasses.asdict(self)
+    """The checkpoint as plain data (the state is not copied)."""
+    return {"iteration": self.iteration,
+            "solver_seconds": self.solver_seconds,
+            "solver_state": self.solver_state,
+            "snapshots_taken": list(self.snapshots_taken)}
 
   @classmethod
   def from_dict(cls, data: dict[str, Any]) -> "Checkpoint":
+    """The checkpoint :meth:`as_dict` wrote.
+
+    Raises:
+      KeyError, TypeError: ``data`` is not one.
+    """
+    state = data["solver_state"]
+    if not isinstance(state, dict):
+      raise TypeError(f"the checkpoint's solver state is a "
+                      f"{type(state).__name__}, not a state_dict")
     return cls(int(data["iteration"]), float(data["solver_seconds"]),
-               bytes(data["solver"]),
-               tuple(data.get("snapshots_taken", ())))
+               state, tuple(data.get("snapshots_taken", ())))
 
 
 class Sink(Protocol):
@@ -126,13 +147,19 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
             sink: Sink) -> Checkpoint:
   """Runs ``unit`` from ``checkpoint`` (or from scratch) to iteration ``until``
   and returns the checkpoint there; rows, snapshots and progress go to
-  ``sink`` as they happen."""
+  ``sink`` as they happen.
+
+  The solver is built by ``make_solver(unit.game, seed=unit.seed,
+  **hyperparameters)`` and, from a checkpoint, given its state with
+  ``load_state_dict`` (a ValueError if the state is of another format
+  version or solver).
+  """
+  solver = make_solver(unit.game, seed=unit.seed,
+                       **dict(unit.hyperparameters))
   if checkpoint is None:
-    solver = make_solver(unit.game, seed=unit.seed,
-                         **dict(unit.hyperparameters))
     iteration, seconds, taken = 0, 0.0, set()
   else:
-    solver = pickle.loads(checkpoint.solver)
+    solver.load_state_dict(checkpoint.solver_state)
     iteration, seconds = checkpoint.iteration, checkpoint.solver_seconds
     taken = set(checkpoint.snapshots_taken)
   eval_points = set(unit.eval_points)
@@ -148,7 +175,7 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
       measured = measure(unit, metrics, policy)
       if iteration in eval_points:
         # Learners in unknown environments count the episodes they played.
-        episodes = getattr(solver, "episodes", None)
+        episodes = solver.progress().episodes
         sink.rows([Row(unit.experiment, unit.game, unit.algorithm,
                        unit.hyperparameter_json, unit.seed, iteration,
                        episodes, seconds, name, measured[name])
@@ -164,7 +191,7 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
     if iteration - reported >= 50 or iteration == until:
       sink.progress(iteration - reported)
       reported = iteration
-  return Checkpoint(iteration, seconds, pickle.dumps(solver),
+  return Checkpoint(iteration, seconds, solver.state_dict(),
                     tuple(sorted(taken)))
 
 

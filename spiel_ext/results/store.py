@@ -17,10 +17,11 @@ A run is a set of work units (one algorithm x game x hyperparameters x seed),
 each with its own folder ``units/<unit id>/`` holding ``rows.csv`` (appended
 and flushed at every evaluation point, so a crash loses at most the point in
 progress; every line ends with a check that chains it to the lines before
-it), ``checkpoint.pkl`` (the solver's state with the row count and last
-check at that point, replaced atomically), ``done.json`` (the row count and
-last check of the finished unit) and ``snapshot_<name>.npz`` (average
-strategies kept for later analysis, such as head-to-head tables).
+it), ``checkpoint.npz`` (the solver's ``state_dict()`` with the row count
+and last check at that point, replaced atomically; see
+:func:`encode_checkpoint`), ``done.json`` (the row count and last check of
+the finished unit) and ``snapshot_<name>.npz`` (average strategies kept for
+later analysis, such as head-to-head tables).
 :func:`load_results` merges the units of a run's manifest into one DataFrame;
 :func:`write_merged` saves it as ``results.parquet`` and ``results.csv``.
 """
@@ -33,7 +34,6 @@ import hashlib
 import io
 import json
 import os
-import pickle
 import warnings
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -91,6 +91,128 @@ class CorruptUnit(Exception):
   """A unit's files cannot be trusted; the unit must be run again."""
 
 
+# ------------------------------------------------------------ checkpoints
+# A checkpoint file is an .npz archive of plain .npy arrays, read with
+# allow_pickle=False, so that loading one runs no code: the checkpoint's
+# arrays, and one more, "document", the UTF-8 JSON of everything else in
+# which each array is {"__array__": its name in the archive}.
+CHECKPOINT_FORMAT = "spiel_ext checkpoint"
+CHECKPOINT_FORMAT_VERSION = 1
+_DOCUMENT = "document"
+# Markers of values JSON has no form of. A mapping whose keys are not all
+# strings, or that uses a marker as a key, is written as its items.
+_ARRAY, _SCALAR, _TUPLE, _ITEMS = ("__array__", "__scalar__", "__tuple__",
+                                   "__items__")
+_MARKERS = (_ARRAY, _SCALAR, _TUPLE, _ITEMS)
+
+
+def _to_document(value: Any, arrays: dict[str, np.ndarray],
+                 where: str) -> Any:
+  """``value`` as JSON-able data, its arrays moved to ``arrays``."""
+  if value is None or isinstance(value, (bool, str)):
+    return value
+  if isinstance(value, (int, float)) and not isinstance(value, np.generic):
+    return value
+  if isinstance(value, (np.ndarray, np.generic)):
+    array = np.asarray(value)
+    if array.dtype.hasobject or array.dtype.kind not in "biufcUS":
+      raise TypeError(f"checkpoint value {where} is an array of "
+                      f"{array.dtype}, not of numbers or text.")
+    name = f"a{len(arrays)}"
+    arrays[name] = array
+    return {_ARRAY if isinstance(value, np.ndarray) else _SCALAR: name}
+  if isinstance(value, (list, tuple)):
+    items = [_to_document(item, arrays, f"{where}[{index}]")
+             for index, item in enumerate(value)]
+    return items if isinstance(value, list) else {_TUPLE: items}
+  if isinstance(value, dict):
+    if all(isinstance(key, str) and key not in _MARKERS for key in value):
+      return {key: _to_document(item, arrays, f"{where}[{key!r}]")
+              for key, item in value.items()}
+    return {_ITEMS: [[_to_document(key, arrays, f"{where} key"),
+                      _to_document(item, arrays, f"{where}[{key!r}]")]
+                     for key, item in value.items()]}
+  raise TypeError(f"checkpoint value {where} is a {type(value).__name__}, "
+                  "not plain data (numbers, strings, numpy arrays, lists, "
+                  "tuples and dicts of them).")
+
+
+def _from_document(value: Any, arrays: dict[str, np.ndarray]) -> Any:
+  """The inverse of :func:`_to_document`."""
+  if isinstance(value, list):
+    return [_from_document(item, arrays) for item in value]
+  if not isinstance(value, dict):
+    return value
+  if len(value) == 1:
+    (key, item), = value.items()
+    if key == _ARRAY:
+      return arrays[item]
+    if key == _SCALAR:
+      return arrays[item][()]
+    if key == _TUPLE:
+      return tuple(_from_document(entry, arrays) for entry in item)
+    if key == _ITEMS:
+      return {_from_document(entry_key, arrays): _from_document(entry, arrays)
+              for entry_key, entry in item}
+  return {key: _from_document(item, arrays) for key, item in value.items()}
+
+
+def encode_checkpoint(checkpoint: dict[str, Any]) -> bytes:
+  """A checkpoint (plain data: None, bools, numbers, strings, numpy arrays
+  and scalars, lists, tuples and dicts of them) as the bytes of a
+  checkpoint file; :func:`decode_checkpoint` gives it back exactly (floats
+  and integers of any size included).
+
+  Raises:
+    TypeError: a value that is not plain data (naming where it is).
+  """
+  arrays: dict[str, np.ndarray] = {}
+  document = json.dumps({"format": CHECKPOINT_FORMAT,
+                         "version": CHECKPOINT_FORMAT_VERSION,
+                         "checkpoint": _to_document(checkpoint, arrays,
+                                                    "checkpoint")})
+  arrays[_DOCUMENT] = np.frombuffer(document.encode("utf-8"), dtype=np.uint8)
+  buffer = io.BytesIO()
+  np.savez(buffer, allow_pickle=False, **arrays)
+  return buffer.getvalue()
+
+
+def decode_checkpoint(data: bytes, source: str = "checkpoint"
+                      ) -> dict[str, Any]:
+  """The checkpoint :func:`encode_checkpoint` wrote; nothing in ``data`` is
+  unpickled or executed.
+
+  Raises:
+    CorruptUnit: ``data`` is not a checkpoint file of this format and
+      version (a pickle, another format, a damaged file), with a one-line
+      reason naming ``source``.
+  """
+  if not data.startswith(b"PK"):
+    kind = ("a pickle, which is never loaded (unpickling can run code)"
+            if data[:1] == b"\x80" else "not an .npz archive")
+    raise CorruptUnit(f"{source} is not a spiel_ext checkpoint file: {kind}")
+  try:
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+      arrays = {name: archive[name] for name in archive.files}
+    document = json.loads(arrays.pop(_DOCUMENT).tobytes().decode("utf-8"))
+  except Exception as error:  # pylint: disable=broad-except
+    raise CorruptUnit(f"{source} cannot be read as a checkpoint "
+                      f"({type(error).__name__}: {error})") from None
+  if not isinstance(document, dict) or document.get(
+      "format") != CHECKPOINT_FORMAT:
+    raise CorruptUnit(f"{source} is not a spiel_ext checkpoint file")
+  if document.get("version") != CHECKPOINT_FORMAT_VERSION:
+    raise CorruptUnit(f"{source} is a checkpoint of format version "
+                      f"{document.get('version')!r}, not "
+                      f"{CHECKPOINT_FORMAT_VERSION} (another spiel_ext "
+                      "version wrote it)")
+  try:
+    return _from_document(document["checkpoint"], arrays)
+  except (KeyError, TypeError, ValueError) as error:
+    raise CorruptUnit(f"{source} is a damaged checkpoint "
+                      f"({type(error).__name__}: {error})") from None
+
+
 def row_check(previous: str, record: str) -> str:
   """The check of a row: a hash of the previous row's check and this row's
   text, so each row vouches for every row before it (a unit's first row
@@ -141,7 +263,10 @@ class UnitStore:
     self.folder = Path(folder)
     self.unit_id = self.folder.name
     self.rows_path = self.folder / "rows.csv"
-    self.checkpoint_path = self.folder / "checkpoint.pkl"
+    self.checkpoint_path = self.folder / "checkpoint.npz"
+    # Where spiel_ext wrote pickled checkpoints before: refused, and removed
+    # when the unit restarts.
+    self.legacy_checkpoint_path = self.folder / "checkpoint.pkl"
     self.done_path = self.folder / "done.json"
     self._count: int | None = None
     self._last_check: str | None = None
@@ -243,17 +368,28 @@ class UnitStore:
 
   def load_checkpoint(self) -> dict[str, Any] | None:
     """The last checkpoint ({"iteration", "rows", "rows_check", ...}), or
-    None."""
+    None.
+
+    Raises:
+      CorruptUnit: the checkpoint cannot be read, is not of this format
+        and version, or is a pickled checkpoint of an older spiel_ext
+        (never unpickled), with a one-line reason.
+    """
     if not self.checkpoint_path.exists():
+      if self.legacy_checkpoint_path.exists():
+        raise CorruptUnit(f"{self.legacy_checkpoint_path} is a pickled "
+                          "checkpoint of an older spiel_ext, which is never "
+                          "loaded (unpickling can run code)")
       return None
     try:
-      with open(self.checkpoint_path, "rb") as handle:
-        checkpoint = pickle.load(handle)
-      if not isinstance(checkpoint, dict) or "iteration" not in checkpoint:
-        raise ValueError("not a checkpoint")
-      return checkpoint
-    except Exception as error:  # pylint: disable=broad-except
-      raise CorruptUnit(f"{self.checkpoint_path}: {error}") from None
+      data = self.checkpoint_path.read_bytes()
+    except OSError as error:
+      raise CorruptUnit(f"{self.checkpoint_path} cannot be read "
+                        f"({error.strerror})") from None
+    checkpoint = decode_checkpoint(data, str(self.checkpoint_path))
+    if not isinstance(checkpoint, dict) or "iteration" not in checkpoint:
+      raise CorruptUnit(f"{self.checkpoint_path}: not a checkpoint")
+    return checkpoint
 
   def checkpoint_problem(self, checkpoint: dict[str, Any]) -> str | None:
     """None if the rows and snapshots the checkpoint recorded are all on
@@ -304,8 +440,7 @@ class UnitStore:
     checkpoint = dict(checkpoint, rows=count, rows_check=check,
                       snapshots=self._snapshot_checks(
                           checkpoint.get("snapshots_taken", ())))
-    atomic_write(self.checkpoint_path,
-                 pickle.dumps(checkpoint, protocol=pickle.HIGHEST_PROTOCOL))
+    atomic_write(self.checkpoint_path, encode_checkpoint(checkpoint))
 
   def keep_rows(self, count: int) -> None:
     """Keeps the first ``count`` good rows and drops every line after them
@@ -326,10 +461,11 @@ class UnitStore:
     atomic_write(self.done_path, canonical_json({
         "rows": count, "check": check,
         "snapshots": self._snapshot_checks(names)}))
-    try:
-      self.checkpoint_path.unlink()
-    except FileNotFoundError:
-      pass
+    for path in (self.checkpoint_path, self.legacy_checkpoint_path):
+      try:
+        path.unlink()
+      except FileNotFoundError:
+        pass
 
   def save_snapshot(self, name: str, iteration: int,
                     strategy: np.ndarray) -> None:
@@ -352,7 +488,8 @@ class UnitStore:
 
   def reset(self) -> None:
     """Deletes the unit's files (it will be run from scratch)."""
-    paths = [self.rows_path, self.checkpoint_path, self.done_path]
+    paths = [self.rows_path, self.checkpoint_path,
+             self.legacy_checkpoint_path, self.done_path]
     paths += list(self.folder.glob("snapshot_*.npz"))
     for path in paths:
       try:

@@ -1,8 +1,8 @@
 """The VCFR experiments' figures and tables (Qiu, Wang, Ma, Wen, Zhang,
-"Learning to Explore in Games with Unknown Environments", 2023): NashConv
-on the true game against episodes, one panel per base game, the band over
-environment seeds; the final values; our Leduc(4) curves beside the
-authors' logged values.
+"Combining Counterfactual Regret Minimization with Information Gain to Solve
+Extensive Games with Unknown Environments", 2023): NashConv on the true game
+against episodes, one panel per base game, the band over environment seeds;
+the final values; our Leduc(4) curves beside the authors' logged values.
 
 The artefacts are named once here (:data:`FINAL`, :data:`NASH_CONV`,
 :data:`AUTHORS_LOGS`): the summaries write them, the claims cite them.

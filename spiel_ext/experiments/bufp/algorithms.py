@@ -1,5 +1,7 @@
-"""The BUFP paper's ablations (belief-update fictitious play; the authors'
-code's step schedule and tie rule, and chance-sampled CFR's draws)."""
+"""The BUFP paper's ablations (Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash
+Equilibrium: Achieving Bayesian Perfect Equilibrium with Belief Update
+Fictitious Play", 2024): the authors' code's step schedule and tie rule, and
+chance-sampled CFR's draws."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The GXFP paper's ablations (Schulze, generalized extensive-form fictitious
-play, 2023): CFR's starts and schedules, and alternating perturbed FP."""
+"""The GXFP paper's ablations (Tim P. Schulze, "A Generalized Extensive-Form
+Fictitious Play Algorithm", 2023): CFR's starts and schedules, and
+alternating perturbed fictitious play."""
 
 from __future__ import annotations
 

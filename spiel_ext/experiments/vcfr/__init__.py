@@ -1,6 +1,6 @@
-"""The VCFR paper's experiments (Qiu, Wang, Ma, Wen, Zhang, "Learning to
-Explore in Games with Unknown Environments", 2023): learning in unknown
-environments.
+"""The VCFR paper's experiments (Qiu, Wang, Ma, Wen, Zhang, "Combining
+Counterfactual Regret Minimization with Information Gain to Solve Extensive
+Games with Unknown Environments", 2023): learning in unknown environments.
 
 - ``vcfr_unknown_env`` (:mod:`.unknown_env`): Figures 3-4.
 - ``vcfr_ablations`` (:mod:`.ablations`): Figures 5-6.

@@ -1,5 +1,6 @@
 """vcfr_ablations: the VCFR paper's Figures 5-6 (Qiu, Wang, Ma, Wen, Zhang,
-"Learning to Explore in Games with Unknown Environments", 2023).
+"Combining Counterfactual Regret Minimization with Information Gain to Solve
+Extensive Games with Unknown Environments", 2023).
 
 The information gain on other learners: VDCFR vs Naive-DCFR and VFSP vs
 FSP on unknown Kuhn, Leduc(4) and Leduc(5), both readings of each (the

@@ -1,7 +1,8 @@
-"""The VCFR paper's learners (Qiu, Wang, Ma, Wen, Zhang, "Learning to
-Explore in Games with Unknown Environments", 2023) as the paper's Algorithm 1
-and the authors' code run them; labels with a parenthesis are the other
-readings, our variants and noise-floor replicates."""
+"""The VCFR paper's learners (Qiu, Wang, Ma, Wen, Zhang, "Combining
+Counterfactual Regret Minimization with Information Gain to Solve Extensive
+Games with Unknown Environments", 2023) as the paper's Algorithm 1 and the
+authors' code run them; labels with a parenthesis are the other readings, our
+variants and noise-floor replicates."""
 
 from __future__ import annotations
 

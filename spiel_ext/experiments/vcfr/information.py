@@ -1,6 +1,7 @@
 """vcfr_information: the VCFR bonus's designs and information models on
-unknown Leduc(4) (Qiu, Wang, Ma, Wen, Zhang, "Learning to Explore in Games
-with Unknown Environments", 2023).
+unknown Leduc(4) (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret
+Minimization with Information Gain to Solve Extensive Games with Unknown
+Environments", 2023).
 
 Each design of the bonus beside its no-bonus twin, the bonus's options,
 the information models (the exact conjugate one, our network, the authors'

@@ -1,5 +1,6 @@
-"""vcfr_unknown_env: the VCFR paper's Figures 3-4 (Qiu, Wang, Ma, Wen,
-Zhang, "Learning to Explore in Games with Unknown Environments", 2023).
+"""vcfr_unknown_env: the VCFR paper's Figures 3-4 (Qiu, Wang, Ma, Wen, Zhang,
+"Combining Counterfactual Regret Minimization with Information Gain to Solve
+Extensive Games with Unknown Environments", 2023).
 
 NashConv on the true game (log axis) vs episodes for VCFR, PSRLCFR, FSP,
 MCCFR-OS, Naive-CFR and Random on unknown Kuhn, Leduc(4) and Leduc(5),
