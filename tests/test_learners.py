@@ -787,8 +787,10 @@ def test_vcfr_information_experiment_compares_each_design_with_its_twin(
   folder = tmp_path / "vcfr_information"
   frame = load_results(folder)
   assert set(frame.algorithm) == set(labels)
-  claims = EXPERIMENTS["vcfr_information"].claims(
-      frame, stored_settings(folder), folder)
+  from spiel_ext.experiments.reporting import claim_rows  # pylint: disable=g-import-not-at-top
+  claims = claim_rows(EXPERIMENTS["vcfr_information"].claims,
+                      "vcfr_information", frame, stored_settings(folder),
+                      folder)
   by_claim = {claim.claim: claim for claim in claims}
   twin = by_claim["The bonus helps the paper's Algorithm 1: VCFR vs its "
                   "no-bonus twin (the same draws, average-strategy "
@@ -811,7 +813,9 @@ def test_the_leduc5_claim_compares_with_the_papers_numbers():
   import pandas as pd  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
   from spiel_ext.analysis.vcfr_paper_values import PAPER_LEDUC5  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.vcfr.unknown_env import CLAIMS as main_claims  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.reporting import claim_rows  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.unknown_env import CLAIMS  # pylint: disable=g-import-not-at-top
+  main_claims = functools.partial(claim_rows, CLAIMS, "vcfr_unknown_env")
   game = ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=5),"
           "env_seed=0)")
   # Hand-made finals: PSRLCFR 0.05 off the paper, VCFR 0.5 off; the rest
@@ -858,7 +862,10 @@ def test_the_authors_logs_claim_reads_our_curves_at_their_rounds(tmp_path):
   their rounds on a log scale (round r is iteration r + 1)."""
   import pandas as pd  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.vcfr.information import AUTHORS_LOGS as authors_logs_claim  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.reporting import claim_rows  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.information import AUTHORS_LOGS  # pylint: disable=g-import-not-at-top
+  authors_logs_claim = functools.partial(claim_rows, AUTHORS_LOGS,
+                                         "vcfr_information")
   from spiel_ext.results.vcfr_figures import authors_logs_figure  # pylint: disable=g-import-not-at-top
   game = ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=4),"
           "env_seed=0)")

@@ -24,7 +24,12 @@ from spiel_ext.experiments import EXPERIMENTS
 from spiel_ext.analysis import pref_cfr_styles as styles
 from spiel_ext.analysis.poker_units import big_blind
 from spiel_ext.experiments.pref_cfr import settings as setup
-from spiel_ext.experiments.pref_cfr.style_claims import _shift_claim
+from spiel_ext.analysis.claims import ClaimSpec
+from spiel_ext.analysis.pref_cfr import cases_verdict
+from spiel_ext.analysis.pref_cfr_style_claims import shift_measurement
+from spiel_ext.experiments.pref_cfr.style_claims import NAME, PAPER
+from spiel_ext.results.claims import judge
+from spiel_ext.results.pref_cfr_figures import first_decision_table
 from spiel_ext.experiments.solvers import (ALGORITHMS, build_style_solver,
                                            is_raise, style_preference)
 from spiel_ext.policy import to_tabular_policy
@@ -262,6 +267,17 @@ def _result(name, players, distribution, cost):
       offered=tuple(g for g in ("fold", "call", "raise", "all-in")
                     if g in distribution["Normal"]),
       hands={}, seat0=None, averaged=None, seats=None, cost=cost)
+
+
+def _shift_claim(games, style: str, group: str, direction: int,
+                 statement: str, paper_value: str, command: str):
+  """The report row a first-decision shift claim gives on already analysed
+  ``games`` (the experiment's shift measure and rule, on hand-made
+  results)."""
+  spec = ClaimSpec(PAPER, statement, paper_value, lambda _: shift_measurement(
+      games, style, group, direction), cases_verdict,
+                   first_decision_table(None, ()))
+  return judge([spec], None, NAME, command)[0]
 
 
 def test_shift_claims_say_where_a_move_is_not_offered():

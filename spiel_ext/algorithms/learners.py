@@ -614,7 +614,26 @@ class PSRLCFRLearner(ModelBasedLearner):
 DESIGNS = ("cfr_draw", "exploration_draw", "both_draws")
 
 
-class VCFRLearner(PSRLCFRLearner):
+class _WithInformationBonus:
+  """What a learner with the information bonus adds to its base: the
+  :class:`InformationBonus` built from its config (a ``BonusConfig``), and
+  its state in the learner's ``state_dict``."""
+
+  def _build(self) -> None:
+    super()._build()  # pylint: disable=no-member
+    self.bonus = InformationBonus(self.rules, self.config,
+                                  seed=self.config.seed)
+
+  def _save(self, state: dict[str, Any]) -> None:
+    super()._save(state)  # pylint: disable=no-member
+    state["bonus"] = self.bonus.state_dict()
+
+  def _load(self, state: dict[str, Any]) -> None:
+    super()._load(state)  # pylint: disable=no-member
+    self.bonus.load_state_dict(state["bonus"])
+
+
+class VCFRLearner(_WithInformationBonus, PSRLCFRLearner):
   """VCFR (Qiu et al.): posterior-sampling CFR with the information bonus
   r' = r + eta KL(z) (:class:`~spiel_ext.algorithms.exploration.
   InformationBonus`), in one of three designs:
@@ -670,19 +689,6 @@ class VCFRLearner(PSRLCFRLearner):
       return self.config.exploration
     return ("default" if self.design == "exploration_draw" else
             "best_response")
-
-  def _build(self) -> None:
-    super()._build()
-    self.bonus = InformationBonus(self.rules, self.config,
-                                  seed=self.config.seed)
-
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
-    state["bonus"] = self.bonus.state_dict()
-
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
-    self.bonus.load_state_dict(state["bonus"])
 
   def _observed(self, episode) -> None:
     self.bonus.observe(episode)
@@ -786,7 +792,7 @@ class PosteriorFSPLearner(EpisodeLearner):
     self._iteration += 1
 
 
-class PosteriorVFSPLearner(PosteriorFSPLearner):
+class PosteriorVFSPLearner(_WithInformationBonus, PosteriorFSPLearner):
   """The authors' VFSP (``vimeficplay.py:150``): :class:`PosteriorFSPLearner`
   with the information bonus on its posterior draw.
   """
@@ -798,19 +804,6 @@ class PosteriorVFSPLearner(PosteriorFSPLearner):
         (:class:`~spiel_ext.algorithms.exploration.BonusConfig`).
       seed: an int in 0..2**63 - 1 (default 0).
     """
-
-  def _build(self) -> None:
-    super()._build()
-    self.bonus = InformationBonus(self.rules, self.config,
-                                  seed=self.config.seed)
-
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
-    state["bonus"] = self.bonus.state_dict()
-
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
-    self.bonus.load_state_dict(state["bonus"])
 
   def _shape(self, utility):
     return self.bonus.apply(self.posterior, utility)

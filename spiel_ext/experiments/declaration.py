@@ -14,8 +14,8 @@ from typing import Callable
 
 import pandas as pd
 
-from spiel_ext.results.claims import ClaimSpec
-from spiel_ext.results.report import PAPER_SETTING, Choice, Claim, Variant
+from spiel_ext.analysis.claims import ClaimSpec
+from spiel_ext.results.report import PAPER_SETTING, Choice, Variant
 from spiel_ext.results.store import canonical_json
 
 
@@ -85,9 +85,7 @@ class Experiment:
     summarize: (results DataFrame, settings, output folder) -> (figures,
       tables) it wrote.
     claims: the paper's claims as data (:class:`ClaimSpec`), judged on the
-      run's results for the reproduction report (or, while an experiment
-      is being converted, a function (results DataFrame, settings, folder)
-      -> report rows).
+      run's results for the reproduction report.
     choices: every choice that can change a number, as the paper's text,
       the authors' code and our runs make it (the report's settings table).
     variants: the paper setting first, then our other choices as labelled
@@ -101,8 +99,7 @@ class Experiment:
   summarize: Callable[[pd.DataFrame, Settings, Path], tuple[list[Path],
                                                           list[Path]]]
   cost: str = ""
-  claims: (tuple[ClaimSpec, ...] |
-           Callable[[pd.DataFrame, Settings, Path], list[Claim]] | None) = None
+  claims: tuple[ClaimSpec, ...] | None = None
   choices: tuple[Choice, ...] = ()
   variants: tuple[Variant, ...] = ()
 

@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import pandas as pd
 
+from spiel_ext.analysis.claims import ClaimSpec
+from spiel_ext.experiments.declaration import Experiment, Settings
+from spiel_ext.experiments.run_folder import stored_settings
+from spiel_ext.experiments.runner import command_for
 from spiel_ext.files import atomic_write
 from spiel_ext.results.claims import RunResults, judge
 from spiel_ext.results.manifest import describe_session, read_manifest
-from spiel_ext.results.report import settings_table, write_report
+from spiel_ext.results.report import Claim, settings_table, write_report
 
-from spiel_ext.experiments.declaration import Experiment
-from spiel_ext.experiments.run_folder import stored_settings
-from spiel_ext.experiments.runner import command_for
+
+def claim_rows(claims: Sequence[ClaimSpec], experiment: str,
+               frame: pd.DataFrame, settings: Settings,
+               folder: Path | None = None) -> list[Claim]:
+  """The report's rows for ``claims`` (an experiment's, or some of them)
+  judged on a run of ``experiment``: its results ``frame``, the
+  ``settings`` it ran with and its ``folder`` (None when the measures need
+  no stored snapshots)."""
+  return judge(claims, RunResults(frame, settings, folder), experiment,
+               command_for(settings))
 
 
 def report_section(name: str, experiment: Experiment, folder: Path,
@@ -32,11 +43,7 @@ def report_section(name: str, experiment: Experiment, folder: Path,
     return {"scale": "no", "claims": []}
   try:
     frame = pd.read_parquet(folder / "results.parquet")
-    if callable(experiment.claims):
-      claims = experiment.claims(frame, settings, folder)
-    else:
-      claims = judge(experiment.claims, RunResults(frame, settings, folder),
-                     name, command_for(settings))
+    claims = claim_rows(experiment.claims, name, frame, settings, folder)
   except Exception as error:  # pylint: disable=broad-except
     # One experiment's unreadable or partial results (say, a run with
     # some algorithms left out) must not stop the report.

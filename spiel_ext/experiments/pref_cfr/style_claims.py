@@ -12,21 +12,16 @@ from typing import Sequence
 
 from spiel_ext.analysis.claims import ClaimSpec, RunResults
 from spiel_ext.analysis.pref_cfr import cases_verdict
-from spiel_ext.analysis.pref_cfr_style_claims import (
-    LOOSE_GAIN, PAPER_COST_MBH, Analysed, convergence_measurement,
-    cost_measurement, loose_gain_measurement, shift_measure,
-    shift_measurement, speed_measurement, visible_measurement)
-from spiel_ext.analysis.pref_cfr_styles import GameResults, analyse
+from spiel_ext.analysis.pref_cfr_style_claims import (LOOSE_GAIN, PAPER_COST_MBH, Analysed, convergence_measurement, cost_measurement, loose_gain_measurement, shift_measure, speed_measurement, visible_measurement)
+from spiel_ext.analysis.pref_cfr_styles import analyse
 from spiel_ext.experiments.pref_cfr.paper_values import (
     PAPER, PAPER_2P, PAPER_3P_AGGRESSIVE_RAISE_TO_3, PAPER_3P_LOOSE_CALL,
     PAPER_3P_LOOSE_GAIN_MBH, PAPER_3P_NORMAL)
 from spiel_ext.experiments.pref_cfr.settings import game_names
 from spiel_ext.experiments.spec import load_snapshots
-from spiel_ext.results.claims import judge
 from spiel_ext.results.pref_cfr_figures import (STYLE_NASH_CONV,
                                                 first_decision_table,
                                                 style_costs_table)
-from spiel_ext.results.report import Claim
 
 NAME = "pref_cfr_styles"
 _NORMAL, _LOOSE, _AGGRESSIVE = (PAPER_2P["Normal"], PAPER_2P["Loose-passive"],
@@ -106,15 +101,3 @@ def style_claims(variant, variants: Sequence,
       ClaimSpec(PAPER, "Pref-CFR does not significantly slow down training "
                 "(section 6)", "qualitative", measure(speed_measurement),
                 cases_verdict, costs))
-
-
-def _shift_claim(games: list[GameResults], style: str, group: str,
-                 direction: int, statement: str, paper_value: str,
-                 command: str) -> Claim:
-  """The report row a first-decision shift claim gives on already analysed
-  ``games`` (see :func:`~spiel_ext.analysis.pref_cfr_style_claims.
-  shift_measurement`)."""
-  spec = ClaimSpec(PAPER, statement, paper_value, lambda _: shift_measurement(
-      games, style, group, direction), cases_verdict,
-                   first_decision_table(None, ()))
-  return judge([spec], None, NAME, command)[0]

@@ -13,7 +13,7 @@ import functools
 
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
-from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, TEXT, Claims,
+from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, TEXT,
                                                noise_floor, paired)
 from spiel_ext.results.report import Variant
 from spiel_ext.results.vcfr_figures import summarize
@@ -38,7 +38,7 @@ VCFR_ABLATIONS = Experiment(
     metrics=("nash_conv",),
     summarize=functools.partial(summarize, order=ABLATIONS),
     cost="quick: about 2 minutes; paper: about 40 minutes with --workers=2",
-    claims=Claims("vcfr_ablations", (
+    claims=(
         _pair("VDCFR", "Naive-DCFR", "The information gain helps DCFR (Fig. "
               "5): VDCFR vs Naive-DCFR, which differ only in the bonus "
               "(both DCFR on a posterior draw, episodes with the average)",
@@ -53,7 +53,7 @@ VCFR_ABLATIONS = Experiment(
               "helps FSP (Fig. 6): the text's fitted-Q FSP with and without "
               "the bonus", TEXT),
         noise_floor("VDCFR", _NOISE.label),
-        noise_floor("VFSP", _NOISE.label))),
+        noise_floor("VFSP", _NOISE.label)),
     choices=settings.SHARED + (settings.NAIVE, settings.FSP),
     variants=(
         Variant(TEXT, ("VDCFR", "Naive-DCFR", "VFSP (fitted-Q)",

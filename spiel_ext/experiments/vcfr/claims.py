@@ -1,19 +1,15 @@
 """What the VCFR experiments' claim declarations share: the paper's name,
-the two paper-setting readings, a paired-ranking claim, and
-:class:`Claims`, the claims tuple each experiment declares."""
+the two paper-setting readings and a paired-ranking claim."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterable
 
-import pandas as pd
 
 from spiel_ext.analysis.vcfr_claims import ranking
-from spiel_ext.experiments.spec import Settings, command_for
 from spiel_ext.experiments.vcfr.algorithms import replicate_id
-from spiel_ext.results.claims import ClaimSpec, RunResults, judge
-from spiel_ext.results.report import Claim, verdict_from
+from spiel_ext.results.claims import ClaimSpec
+from spiel_ext.results.report import verdict_from
 from spiel_ext.results.vcfr_figures import FINAL
 
 PAPER = "VCFR (Qiu et al. 2023)"
@@ -22,24 +18,6 @@ PAPER = "VCFR (Qiu et al. 2023)"
 TEXT = "paper setting (text)"
 CODE = "paper setting (authors' code)"
 NOISE_FLOOR = "noise floor"  # The variant of the replicates.
-
-
-class Claims(tuple):
-  """An experiment's claims (:class:`ClaimSpec`), judged by calling it as
-  ``claims(frame, settings, folder)``: the report's rows."""
-
-  def __new__(cls, experiment: str, specs: Iterable[ClaimSpec]) -> "Claims":
-    claims = super().__new__(cls, tuple(specs))
-    claims.experiment = experiment
-    return claims
-
-  def __getnewargs__(self):
-    return self.experiment, tuple(self)
-
-  def __call__(self, frame: pd.DataFrame, settings: Settings,
-               folder: Path | None = None) -> list[Claim]:
-    return judge(self, RunResults(frame, settings, folder), self.experiment,
-                 command_for(settings))
 
 
 def paired(better: str, worse: str, statement: str, setting: str, *,

@@ -17,7 +17,7 @@ from spiel_ext.analysis.vcfr_claims import authors_logs
 from spiel_ext.analysis.vcfr_paper_values import authors_logs_paper_value
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
-from spiel_ext.experiments.vcfr.claims import (NOISE_FLOOR, PAPER, Claims,
+from spiel_ext.experiments.vcfr.claims import (NOISE_FLOOR, PAPER,
                                                noise_floor, paired)
 from spiel_ext.results.report import Variant, verdict_from
 from spiel_ext.results.vcfr_figures import FINAL, summarize_information
@@ -58,10 +58,10 @@ _VARIANTS = (
 (_ALG1, _ALG1_CODE_ETA, _LOGGED, _NETWORK, _EARLIER, _BOTH, _ETA_05,
  _OUR_NETWORK, _MEAN, _NOISE) = (variant.label for variant in _VARIANTS)
 _pair = functools.partial(paired, replicates=("VCFR", "PSRLCFR"))
-AUTHORS_LOGS = Claims("vcfr_information", (ClaimSpec(
+AUTHORS_LOGS = (ClaimSpec(
     PAPER, "The authors' own Leduc(4) logs: their VCFR (the exploration-draw "
     "design) ends above both PSRLCFR exploration types",
-    authors_logs_paper_value(), authors_logs(_LOGGED), verdict_from, FINAL),))
+    authors_logs_paper_value(), authors_logs(_LOGGED), verdict_from, FINAL),)
 
 VCFR_INFORMATION = Experiment(
     name="vcfr_information",
@@ -84,7 +84,7 @@ VCFR_INFORMATION = Experiment(
     cost="quick: about 2 minutes; paper (Leduc(4), 5 environments, 20,000 "
          "iterations, the networks' runs capped at 500): about 40 minutes "
          "with --workers=2",
-    claims=Claims("vcfr_information", AUTHORS_LOGS + (
+    claims=AUTHORS_LOGS + (
         _pair("VCFR", "Naive-CFR", "The bonus helps the paper's Algorithm "
               "1: VCFR vs its no-bonus twin (the same draws, "
               "average-strategy episodes)", _ALG1),
@@ -109,6 +109,6 @@ VCFR_INFORMATION = Experiment(
         _pair("Naive-CFR (posterior mean)", "Naive-CFR", "Naive on the "
               "posterior mean vs on a posterior draw", _MEAN),
         noise_floor("VCFR", _NOISE),
-        noise_floor("PSRLCFR", _NOISE))),
+        noise_floor("PSRLCFR", _NOISE)),
     choices=settings.SHARED + (settings.NAIVE, settings.PSRL_EXPLORATION),
     variants=_VARIANTS)

@@ -18,7 +18,7 @@ from spiel_ext.analysis.vcfr_paper_values import leduc5_paper_value
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, PAPER, TEXT,
-                                               Claims, noise_floor, paired)
+                                               noise_floor, paired)
 from spiel_ext.results.report import PAPER_SETTING, Variant, verdict_from
 from spiel_ext.results.vcfr_figures import FINAL, summarize
 
@@ -28,7 +28,7 @@ _NOISE = Variant(NOISE_FLOOR, ("VCFR (replicate)",),
                  "VCFR with another learner seed")
 _pair = functools.partial(paired, replicates=("VCFR",))
 
-CLAIMS = Claims("vcfr_unknown_env", (
+CLAIMS = (
     ClaimSpec(PAPER, "Leduc(5) after 20,000 iterations: log "
               "exploitability of each learner (Fig. 4(b))",
               leduc5_paper_value(), leduc5(TEXT), verdict_from, FINAL),
@@ -53,7 +53,7 @@ CLAIMS = Claims("vcfr_unknown_env", (
           "code", CODE),
     _pair("VCFR", "Random", "VCFR beats Random exploration (Figs. 3-4)",
           PAPER_SETTING),
-    noise_floor("VCFR", _NOISE.label)))
+    noise_floor("VCFR", _NOISE.label))
 
 VCFR_UNKNOWN_ENV = Experiment(
     name="vcfr_unknown_env",
