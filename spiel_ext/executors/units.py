@@ -156,19 +156,25 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
   """
   solver = make_solver(unit.game, seed=unit.seed,
                        **dict(unit.hyperparameters))
-  if checkpoint is None:
-    iteration, seconds, taken = 0, 0.0, set()
-  else:
+  seconds, taken = 0.0, set()
+  if checkpoint is not None:
     solver.load_state_dict(checkpoint.solver_state)
-    iteration, seconds = checkpoint.iteration, checkpoint.solver_seconds
+    seconds = checkpoint.solver_seconds
     taken = set(checkpoint.snapshots_taken)
+  # The solver counts its iterations; the checkpoint's count is what the
+  # executors read without building the solver, and must agree.
+  iteration = solver.iteration_count
+  if checkpoint is not None and iteration != checkpoint.iteration:
+    raise ValueError(f"{unit.label()}: the checkpoint says iteration "
+                     f"{checkpoint.iteration}, its solver state "
+                     f"{iteration}.")
   eval_points = set(unit.eval_points)
   reported = iteration
   while iteration < until:
     start = time.perf_counter()
     solver.evaluate_and_update_policy()
     seconds += time.perf_counter() - start
-    iteration += 1
+    iteration = solver.iteration_count
     last = iteration == unit.iterations
     if iteration in eval_points or last:
       policy = solver.average_policy()
