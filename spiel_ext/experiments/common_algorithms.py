@@ -25,50 +25,56 @@ def build_openspiel_cfr(game: str, seed: int = 0) -> OpenSpielCFRAdapter:
   return OpenSpielCFRAdapter(game)
 
 
+_CFR = CFRSolver.Config
+_XFP = XFPSolver.Config
+_GXFP = GXFPSolver.Config
+_EPS_TEXT = (f"in the perturbed game (every action >= {GXFP_EPSILON:g}), "
+             "random initial strategy")
+
 COMMON_ALGORITHMS = (
-    AlgorithmEntry(CFRSolver, {"random_init": True}, "CFR",
+    AlgorithmEntry(CFRSolver, _CFR(random_init=True), "CFR",
                    description="vanilla CFR, random initial regrets"),
-    AlgorithmEntry(CFRSolver, {}, "CFR (uniform)",
+    AlgorithmEntry(CFRSolver, _CFR(), "CFR (uniform)", seeded=False,
                    description="vanilla CFR from the uniform strategy "
-                   "(OpenSpiel's start)", seeded=False),
-    AlgorithmEntry(CFRPlusSolver, {"random_init": True}, "CFR+",
-                   description="CFR+, random initial regrets"),
-    AlgorithmEntry(ChanceSampledCFRSolver, {}, "CS-CFR",
-                   description="chance-sampled CFR as RLCard's CFR agent "
-                   "(uniform start; the seed drives the chance draws)"),
-    AlgorithmEntry(CFRSolver, {"random_init": True,
-                               "alternating_updates": False},
+                   "(OpenSpiel's start)"),
+    AlgorithmEntry(CFRPlusSolver, CFRPlusSolver.Config(random_init=True),
+                   "CFR+", description="CFR+, random initial regrets"),
+    AlgorithmEntry(ChanceSampledCFRSolver, ChanceSampledCFRSolver.Config(),
+                   "CS-CFR", description="chance-sampled CFR as RLCard's CFR "
+                   "agent (uniform start; the seed drives the chance draws)"),
+    AlgorithmEntry(CFRSolver, _CFR(random_init=True,
+                                   alternating_updates=False),
                    "CFR (simultaneous)", description="vanilla CFR with "
                    "simultaneous updates, random initial regrets"),
-    AlgorithmEntry(XFPSolver, {"initial_policy": "random"}, "XFP",
+    AlgorithmEntry(XFPSolver, _XFP(initial_policy="random"), "XFP",
                    description="XFP, random initial strategy"),
-    AlgorithmEntry(XFPSolver, {"initial_policy": "random",
-                               "alternating_updates": True},
+    AlgorithmEntry(XFPSolver, _XFP(initial_policy="random",
+                                   alternating_updates=True),
                    "XFP (alternating)", description="XFP with alternating "
                    "updates, random initial strategy"),
-    AlgorithmEntry(XFPSolver, {"initial_policy": "random",
-                               "min_action_prob": GXFP_EPSILON},
-                   f"XFP (eps={GXFP_EPSILON:g})", description=(
-                       f"XFP in the perturbed game (every action >= "
-                       f"{GXFP_EPSILON:g}), random initial strategy")),
-    AlgorithmEntry(GXFPSolver, {"initial_policy": "random"}, "GXFP",
+    AlgorithmEntry(XFPSolver, _XFP(initial_policy="random",
+                                   min_action_prob=GXFP_EPSILON),
+                   f"XFP (eps={GXFP_EPSILON:g})",
+                   description=f"XFP {_EPS_TEXT}"),
+    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random"), "GXFP",
                    description="GXFP, random initial strategy"),
-    AlgorithmEntry(GXFPSolver, {"initial_policy": "random",
-                                "alternating_updates": True},
+    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random",
+                                     alternating_updates=True),
                    "GXFP (alternating)", description="GXFP with alternating "
                    "updates, random initial strategy"),
-    AlgorithmEntry(GXFPSolver, {"initial_policy": "random",
-                                "integer_counting": True},
+    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random",
+                                     integer_counting=True),
                    "GXFP (integer)", description="GXFP counting best "
                    "decisions in integers, random initial strategy"),
-    AlgorithmEntry(GXFPSolver, {"initial_policy": "random",
-                                "min_action_prob": GXFP_EPSILON},
-                   f"GXFP (eps={GXFP_EPSILON:g})", description=(
-                       f"GXFP in the perturbed game (every action >= "
-                       f"{GXFP_EPSILON:g}), random initial strategy")),
-    AlgorithmEntry(BUFPSolver, {"stepsize": "ef",
-                                "initial_policy": "random"}, "BUFP(EF)",
-                   description="BUFP(EF), random initial strategy"),
+    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random",
+                                     min_action_prob=GXFP_EPSILON),
+                   f"GXFP (eps={GXFP_EPSILON:g})",
+                   description=f"GXFP {_EPS_TEXT}"),
+    # Options as given, not a Config: the stored runs name the stepsize
+    # even where it is the default, and the options name a run.
+    AlgorithmEntry(BUFPSolver, {"stepsize": "ef", "initial_policy": "random"},
+                   "BUFP(EF)", description="BUFP(EF), random initial "
+                   "strategy"),
     AlgorithmEntry(BUFPSolver, {"stepsize": "x", "initial_policy": "random"},
                    "BUFP(X)", description="BUFP(X), random initial strategy"),
     AlgorithmEntry(build_openspiel_cfr, {}, "OpenSpiel CFR (Python)",

@@ -14,6 +14,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Callable
 
+from spiel_ext.algorithms.protocol import values_equal
+
 
 @dataclasses.dataclass(frozen=True)
 class AlgorithmEntry:
@@ -23,9 +25,12 @@ class AlgorithmEntry:
     solver: a solver class, or a module-level function
       ``(game, seed=..., **config) -> solver`` (module-level so that worker
       processes and Ray tasks can unpickle it).
-    config: the keyword options the solver is built with, as given (a dict
-      or (name, value) pairs; stored sorted). They are the work unit's
-      hyperparameters, so they name a run: change one and it is a new run.
+    config: the solver's config (``CFRSolver.Config(random_init=True)``),
+      or the keyword options it is built with (a dict or (name, value)
+      pairs). It is stored as the sorted options that differ from the
+      config's defaults (for a Config; the seed comes from the work unit)
+      or as given (for options). They are the work unit's hyperparameters,
+      so they name a run: change one and it is a new run.
     id: the stable key stored with the results.
     label: the display name (default: ``id``).
     description: what it is, in a phrase.
@@ -47,8 +52,13 @@ class AlgorithmEntry:
     if not isinstance(self.id, str) or not self.id.strip():
       raise ValueError(f"AlgorithmEntry of {self.solver!r}: id must be a "
                        f"non-empty string; got {self.id!r}.")
-    items = (self.config.items() if isinstance(self.config, Mapping)
-             else self.config)
+    if dataclasses.is_dataclass(self.config) and not isinstance(
+        self.config, type):
+      items = _changed_fields(self.config)
+    elif isinstance(self.config, Mapping):
+      items = self.config.items()
+    else:
+      items = self.config
     object.__setattr__(self, "config", tuple(sorted(
         (str(name), value) for name, value in items)))
     if not self.label:
@@ -67,6 +77,16 @@ class AlgorithmEntry:
   def build(self, game: Any, seed: int = 0) -> Any:
     """The solver for ``game`` and ``seed``."""
     return self.solver(game, seed=seed, **dict(self.config))
+
+
+def _changed_fields(config: Any) -> list[tuple[str, Any]]:
+  """(name, value) of the fields of ``config`` other than its defaults'
+  (the seed excepted: each work unit gives its own)."""
+  defaults = type(config)()
+  return [(field.name, getattr(config, field.name))
+          for field in dataclasses.fields(config) if field.name != "seed" and
+          not values_equal(getattr(config, field.name),
+                           getattr(defaults, field.name))]
 
 
 def registry(*groups: tuple[AlgorithmEntry, ...] | list[AlgorithmEntry]
