@@ -6,18 +6,19 @@
     view = tree.with_model(chance_prob, utility)   # a model of the game
     value, best, _ = view.best_response(policy, player=0)
 
-Modules: :mod:`.layout` (the GameTree: arrays, with the schedules of
-:mod:`.schedules`), :mod:`.model` and :mod:`.view` (a game's numbers,
-checked once, and the view the passes run on), :mod:`.tree_views` (a
-tree's views and its pass methods), the passes by family in
-:mod:`.regret_passes`, :mod:`.response_passes` and :mod:`.belief_passes`,
-:mod:`.strategy` (the strategy check), :mod:`.constants`, :mod:`.inputs`
-(the passes' argument checks), :mod:`.compiler` (pyspiel game to arrays),
-:mod:`.admission` (what can be compiled and how large), :mod:`.loading`
-(game strings), :mod:`.cache` and :mod:`.fingerprint` (the disk cache), and
-the numba kernels in :mod:`.passes`, :mod:`.best_response` and
-:mod:`.beliefs`. The kernels are compiled by numba on first use (about 20 s
-once; the compiled code is cached on disk).
+Modules: :mod:`.game_tree` (the GameTree: a compiled tree with its checks,
+views and pass methods; and the GameView, a tree with a model), the passes
+by family in :mod:`.regret_passes`, :mod:`.response_passes` and
+:mod:`.belief_passes`, :mod:`.model` (a game's numbers, checked once),
+:mod:`.inputs` (what the passes take, and their argument checks),
+:mod:`.strategy` (the strategy check), :mod:`.layout` (a tree's arrays,
+with the schedules of :mod:`.schedules`), :mod:`.constants`,
+:mod:`.compiler` (pyspiel game to arrays), :mod:`.admission` (what can be
+compiled and how large), :mod:`.loading` (game strings), :mod:`.cache` and
+:mod:`.fingerprint` (the disk cache), and the numba kernels in
+:mod:`.passes`, :mod:`.best_response` and :mod:`.beliefs`. The kernels
+are compiled by numba on first use (about 20 s once; the compiled code is
+cached on disk).
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ from spiel_ext.engine.admission import (admit, check_compiled_size,
 from spiel_ext.engine.compiler import compile_tree
 from spiel_ext.engine.constants import CHANCE, STRATEGY_TOLERANCE, TERMINAL
 from spiel_ext.engine.fingerprint import game_fingerprint
-from spiel_ext.engine.layout import GameTree
+from spiel_ext.engine.game_tree import GameTree, GameView
 from spiel_ext.engine.loading import load_game
 from spiel_ext.engine.model import GameModel
 from spiel_ext.engine.regret_passes import PlayerPass
 from spiel_ext.engine.strategy import StrategyTypeError, check_strategy
-from spiel_ext.engine.view import GameView
 
 __all__ = ["CHANCE", "TERMINAL", "STRATEGY_TOLERANCE", "GameModel",
            "GameTree", "GameView", "PlayerPass", "StrategyTypeError",

@@ -4,30 +4,26 @@ action values, and the best value from each infoset on under a belief.
 The belief follows Qi Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash
 Equilibrium: Achieving Bayesian Perfect Equilibrium with Belief Update
 Fictitious Play", DDCLS 2024, arXiv:2409.02706 (section 4). Functions of a
-:class:`~spiel_ext.engine.view.GameView` and a policy (see
+:class:`~spiel_ext.engine.inputs.ViewLike` and a policy (see
 :mod:`spiel_ext.engine.regret_passes`); the numba kernels are in
 :mod:`spiel_ext.engine.beliefs`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from spiel_ext.engine import beliefs as kernels
 from spiel_ext.engine import passes
-from spiel_ext.engine.inputs import check_player, float_array, policy_array
+from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
+                                     policy_array)
 from spiel_ext.engine.regret_passes import edge_weights
 from spiel_ext.engine.regret_passes import values as expected_values
-
-if TYPE_CHECKING:
-  from spiel_ext.engine.view import GameView
 
 __all__ = ["belief_action_values", "beliefs", "sequential_best_values"]
 
 
-def beliefs(view: GameView, policy: np.ndarray,
+def beliefs(view: ViewLike, policy: np.ndarray,
             player: int) -> tuple[np.ndarray, np.ndarray]:
   """Beliefs over the histories of ``player``'s infosets.
 
@@ -62,7 +58,7 @@ def beliefs(view: GameView, policy: np.ndarray,
       rows.stop - rows.start)
 
 
-def belief_action_values(view: GameView, policy: np.ndarray, player: int,
+def belief_action_values(view: ViewLike, policy: np.ndarray, player: int,
                          belief: np.ndarray,
                          values: np.ndarray | None = None) -> np.ndarray:
   """Belief-weighted action values on ``player``'s rows, [rows, A].
@@ -94,7 +90,7 @@ def belief_action_values(view: GameView, policy: np.ndarray, player: int,
   return flat.reshape(rows.stop - rows.start, num_actions)
 
 
-def sequential_best_values(view: GameView, policy: np.ndarray, player: int,
+def sequential_best_values(view: ViewLike, policy: np.ndarray, player: int,
                            belief: np.ndarray) -> np.ndarray:
   """Best value ``player`` can get from each of its infosets on, reached
   with ``belief`` (see :func:`spiel_ext.engine.beliefs.

@@ -24,7 +24,7 @@ import pyspiel
 from spiel_ext.engine import passes
 from spiel_ext.engine.admission import SizeLimit
 from spiel_ext.engine.constants import CHANCE, CHANCE_SUM_TOLERANCE, TERMINAL
-from spiel_ext.engine.layout import GameTree
+from spiel_ext.engine.game_tree import GameTree
 
 
 def compile_tree(game: pyspiel.Game, limit: SizeLimit) -> GameTree:

@@ -1,4 +1,11 @@
-"""The checks of what the passes take: a player, a policy, a float array.
+"""What the passes take: a game view, a player, a policy, a float array.
+
+A pass is a function of a game as :class:`ViewLike` describes it: a
+compiled tree's layout (:class:`~spiel_ext.engine.layout.TreeLayout`, the
+arrays and schedules) with the chance probabilities and utilities of a game
+on it. A :class:`~spiel_ext.engine.game_tree.GameView` is one; so is a
+GameTree, which stands for the view of its compiled game. The protocol lets
+the passes sit below the classes that have them as methods.
 
 The numba kernels do not check bounds, so every array a pass takes is
 checked here first, against the compiled tree it runs on; the common case
@@ -8,18 +15,34 @@ shape comparison.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from spiel_ext.checks import is_integer
-if TYPE_CHECKING:
-  from spiel_ext.engine.layout import GameTree
+from spiel_ext.engine.layout import TreeLayout
 
-__all__ = ["check_player", "float_array", "policy_array"]
+__all__ = ["ViewLike", "check_player", "float_array", "policy_array"]
 
 
-def check_player(tree: GameTree, player: object) -> None:
+class ViewLike(Protocol):
+  """A game as the passes read it (a GameView, or a GameTree for its
+  compiled game)."""
+
+  @property
+  def tree(self) -> TreeLayout:
+    """The compiled tree: histories, infosets and their schedules."""
+
+  @property
+  def chance_prob(self) -> np.ndarray:
+    """[histories] the probability of each chance edge (1 elsewhere)."""
+
+  @property
+  def utility(self) -> np.ndarray:
+    """[histories, players] the payoffs (0 away from terminals)."""
+
+
+def check_player(tree: TreeLayout, player: object) -> None:
   """Raises ValueError unless ``player`` is a player of ``tree``'s game."""
   if type(player) is int and 0 <= player < tree.num_players:
     return  # The common case, without the slower checks below.
@@ -28,7 +51,7 @@ def check_player(tree: GameTree, player: object) -> None:
                      f"for {tree.game_string}; got {player!r}.")
 
 
-def float_array(tree: GameTree, name: str, value: object,
+def float_array(tree: TreeLayout, name: str, value: object,
                 shape: tuple[int, ...]) -> np.ndarray:
   """``value`` as a float64 array, if it is a numeric array of ``shape``;
   ValueError naming it else. A float64 array is returned as it is (any
@@ -46,7 +69,7 @@ def float_array(tree: GameTree, name: str, value: object,
   return np.ascontiguousarray(value, dtype=np.float64)
 
 
-def policy_array(tree: GameTree, policy: object) -> np.ndarray:
+def policy_array(tree: TreeLayout, policy: object) -> np.ndarray:
   """``policy`` as a contiguous float64 [infosets, actions] array (the
   passes read it flat); ValueError naming it else."""
   if type(policy) is np.ndarray and policy.shape == tree.policy_shape:

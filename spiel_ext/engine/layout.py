@@ -1,4 +1,5 @@
-"""The compiled game tree: its array layout and the schedules derived from it.
+"""The compiled game tree's layout: its arrays and the schedules derived
+from them.
 
 Every tabular algorithm in spiel_ext runs on this one representation:
 histories in depth-first pre-order (see :mod:`spiel_ext.engine.compiler`),
@@ -20,17 +21,18 @@ Per infoset ``I`` (arrays of length ``num_infosets``):
   infoset_history[I] (the first history of I in pre-order, which is the state
   OpenSpiel's TabularPolicy keeps for that row) and infoset_keys[I].
 
-The passes are functions of a :class:`~spiel_ext.engine.view.GameView`
-(``tree.view()`` for the compiled game, ``tree.with_model(...)`` for a
-model of it) and a policy, a [infosets, num_distinct_actions] float array
-(OpenSpiel's ``TabularPolicy.action_probability_array`` layout); a tree's
-views and its pass methods on the compiled game come from its base class
-:class:`~spiel_ext.engine.tree_views.TreeViews`. Schedules derived on first use
-are ``functools.cached_property`` attributes; those that depend on a player
-are :class:`PerPlayer` tables built the same way (see
-:mod:`spiel_ext.engine.schedules`). Nothing a tree keeps refers back to it,
-so a dropped tree is freed at once, without waiting for the cycle
-collector.
+:class:`TreeLayout` holds these arrays, the sizes and keys, and the
+schedules derived from them on first use (``functools.cached_property``
+attributes; those that depend on a player are :class:`PerPlayer` tables,
+see :mod:`spiel_ext.engine.schedules`): everything the passes read of a
+tree, and nothing else. It imports only the numba kernels and the
+schedules, so the modules built on a tree's layout (the argument checks of
+:mod:`.inputs` and :mod:`.strategy`, the models of :mod:`.model`, the
+passes) take it as their tree with imports that point down. The public
+:class:`~spiel_ext.engine.game_tree.GameTree` is a TreeLayout with the
+checks, the game views and the pass methods added. Nothing a tree keeps
+refers back to it, so a dropped tree is freed at once, without waiting for
+the cycle collector.
 """
 
 from __future__ import annotations
@@ -43,14 +45,10 @@ import pyspiel
 
 from spiel_ext.engine import passes, schedules
 from spiel_ext.engine.constants import CHANCE, TERMINAL
-from spiel_ext.engine.inputs import check_player
-from spiel_ext.engine.regret_passes import PlayerPass
 from spiel_ext.engine.schedules import (BeliefFallbacks, BestResponseSchedule,
                                         Groups, LevelSchedule, PerPlayer)
-from spiel_ext.engine.strategy import check_policy_shape
-from spiel_ext.engine.tree_views import TreeViews
 
-__all__ = ["GameTree", "PerPlayer", "PlayerPass", "STORED_ARRAYS"]
+__all__ = ["STORED_ARRAYS", "TreeLayout"]
 
 # The arrays a tree is made of (what the disk cache stores).
 STORED_ARRAYS = ("parent", "action", "node_player", "infoset", "chance_prob",
@@ -58,12 +56,12 @@ STORED_ARRAYS = ("parent", "action", "node_player", "infoset", "chance_prob",
                  "infoset_history")
 
 
-class GameTree(TreeViews):
-  """A pyspiel game compiled into flat numpy arrays.
+class TreeLayout:
+  """A pyspiel game's tree as flat numpy arrays, and their schedules.
 
-  Build one with :func:`spiel_ext.engine.compile_game`; the constructor only
-  assembles arrays that were already computed. The stored arrays are the
-  tree's definition and are not to be written to.
+  The base class of :class:`~spiel_ext.engine.game_tree.GameTree` (whose
+  constructor this is; see there). The stored arrays are the tree's
+  definition and are not to be written to.
 
   Args:
     game: the pyspiel game the arrays describe.
@@ -114,22 +112,11 @@ class GameTree(TreeViews):
     self.reach_shape = (self.num_histories, self.num_players + 1)
 
   # ------------------------------------------------------------------ info
-  def __repr__(self) -> str:
-    return (f"GameTree({self.game_string!r}, histories={self.num_histories}, "
-            f"infosets={self.num_infosets}, "
-            f"terminals={len(self.terminals)})")
-
   def arrays(self) -> dict[str, np.ndarray]:
     """The stored arrays by name (what the disk cache saves)."""
     arrays = {name: getattr(self, name) for name in STORED_ARRAYS}
     arrays["perfect_recall"] = np.array(self.perfect_recall)
     return arrays
-
-  def infosets_of_player(self, player: int) -> np.ndarray:
-    """Indices of the infosets where ``player`` acts, in row order."""
-    self.check_player(player)
-    return np.arange(self.player_rows[player].start,
-                     self.player_rows[player].stop)
 
   def history_actions(self, history: int) -> list[int]:
     """The action sequence from the root to ``history``."""
@@ -152,21 +139,9 @@ class GameTree(TreeViews):
     str(action) order of the compiler). Computed once."""
     return self._children
 
-  # --------------------------------------------------------------- policies
-  def uniform_policy(self) -> np.ndarray:
-    """The uniform random behaviour strategy as a [infosets, actions] array."""
-    return self.infoset_legal / self.infoset_num_actions[:, None]
-
-  def check_policy(self, policy: np.ndarray, name: str = "policy") -> None:
-    """Raises ValueError unless ``policy`` is a [infosets, actions] array
-    (the shape check of :func:`spiel_ext.engine.check_strategy`)."""
-    check_policy_shape(self, policy, name)
-
-  def check_player(self, player: int) -> None:
-    """Raises ValueError unless ``player`` is a player of the game."""
-    check_player(self, player)
-
   # ------------------------------------------------- derived on first use
+  # The schedules take the arrays they read, never the tree: what a tree
+  # keeps does not refer back to it.
   @functools.cached_property
   def _children(self) -> Groups:
     return Groups(*passes.children_lists(self.parent))
@@ -189,24 +164,28 @@ class GameTree(TreeViews):
   @functools.cached_property
   def best_response_schedules(self) -> PerPlayer[BestResponseSchedule]:
     """The fast best-response pass's skeleton, per player."""
-    return schedules.best_response_schedules(self)
+    return schedules.best_response_schedules(
+        self.parent, self.node_player, self.action, self.num_distinct_actions)
 
   @functools.cached_property
   def level_schedules(self) -> PerPlayer[LevelSchedule]:
     """Histories and infosets by own-decision level, per player."""
-    return schedules.level_schedules(self)
+    return schedules.level_schedules(self.parent, self.node_player,
+                                     self.infoset)
 
   @functools.cached_property
   def own_edges(self) -> PerPlayer[np.ndarray]:
     """Each player's own decision edges (see :func:`beliefs.own_edges`)."""
-    return schedules.own_edges(self)
+    return schedules.own_edges(self.parent, self.node_player,
+                               self.edge_policy_index)
 
   @functools.cached_property
   def player_edges(self) -> PerPlayer[np.ndarray]:
     """The histories whose parent is one of the player's."""
-    return schedules.player_edges(self)
+    return schedules.player_edges(self.parent_slot)
 
   @functools.cached_property
   def belief_fallbacks(self) -> PerPlayer[BeliefFallbacks]:
     """The fallback weights of :func:`belief_passes.beliefs`, per player."""
-    return schedules.belief_fallbacks(self)
+    return schedules.belief_fallbacks(self.parent, self.parent_slot,
+                                      self.chance_prob, self.num_players)

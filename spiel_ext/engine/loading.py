@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import pyspiel
 
-from spiel_ext.engine.layout import GameTree
+from spiel_ext.engine.game_tree import GameTree
 
 # The registered names as last read; refreshed when a name is missing, since
 # Python games can be registered at any time.

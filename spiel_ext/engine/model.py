@@ -10,22 +10,39 @@ learner's model of an unknown game (a posterior draw or mean) is built with
 passes then take it as it is. A sampled chance outcome
 (``tree.with_chance_sample(uniforms)``) is drawn by the engine from the
 compiled game's checked probabilities and is not checked again.
+
+A model is made for a :class:`CompiledGame`: a tree's layout, to lay the
+arrays out on and check them against, with the model of its compiled game,
+whose arrays stand for those left out. A GameTree is one; the protocol keeps
+this module below :mod:`~spiel_ext.engine.game_tree`, which makes the
+compiled game's model.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator, Protocol
 
 import numpy as np
 
 from spiel_ext.engine import passes
 from spiel_ext.engine.constants import CHANCE_SUM_TOLERANCE
 from spiel_ext.engine.inputs import float_array
+from spiel_ext.engine.layout import TreeLayout
 
-if TYPE_CHECKING:
-  from spiel_ext.engine.layout import GameTree
+__all__ = ["CompiledGame", "GameModel"]
 
-__all__ = ["GameModel"]
+
+class CompiledGame(Protocol):
+  """A compiled tree with its compiled game's model (a GameTree, whose
+  ``tree`` is itself)."""
+
+  @property
+  def tree(self) -> TreeLayout:
+    """The arrays a model is laid out on and checked against."""
+
+  @property
+  def model(self) -> GameModel:
+    """The compiled game's chance probabilities and utilities."""
 
 
 class GameModel:
@@ -42,7 +59,7 @@ class GameModel:
   takes the tree's own array. Unpacks as ``chance_prob, utility = model``.
 
   Args:
-    tree: the compiled tree the arrays are laid out on.
+    tree: the compiled tree the arrays are laid out on (a GameTree).
     chance_prob: [histories] chance edge probabilities, or None.
     utility: [histories, players] payoffs, or None.
 
@@ -55,20 +72,21 @@ class GameModel:
 
   __slots__ = ("_chance_prob", "_utility")
 
-  def __init__(self, tree: GameTree, chance_prob: np.ndarray | None = None,
+  def __init__(self, tree: CompiledGame,
+               chance_prob: np.ndarray | None = None,
                utility: np.ndarray | None = None):
-    own = tree.model
+    own, layout = tree.model, tree.tree
     if chance_prob is None:
       chance_prob = own.chance_prob
     else:
-      chance_prob = _frozen(tree, "chance_prob", chance_prob,
-                            tree.chance_prob.shape)
-      _check_chance(tree, chance_prob)
+      chance_prob = _frozen(layout, "chance_prob", chance_prob,
+                            layout.chance_prob.shape)
+      _check_chance(layout, chance_prob)
     if utility is None:
       utility = own.utility
     else:
-      utility = _frozen(tree, "utility", utility, tree.utility.shape)
-      _check_utility(tree, utility)
+      utility = _frozen(layout, "utility", utility, layout.utility.shape)
+      _check_utility(layout, utility)
     self._chance_prob = chance_prob
     self._utility = utility
 
@@ -128,7 +146,7 @@ def read_only(array: np.ndarray) -> np.ndarray:
   return view
 
 
-def _frozen(tree: GameTree, name: str, value: object,
+def _frozen(tree: TreeLayout, name: str, value: object,
             shape: tuple[int, ...]) -> np.ndarray:
   """``value`` as a read-only float64 array of ``shape``: made read-only in
   place if it is a contiguous float64 array owning its data, else copied
@@ -140,7 +158,7 @@ def _frozen(tree: GameTree, name: str, value: object,
   return array
 
 
-def _check_chance(tree: GameTree, chance_prob: np.ndarray) -> None:
+def _check_chance(tree: TreeLayout, chance_prob: np.ndarray) -> None:
   bad = passes.chance_distribution_problem(tree.parent, tree.node_player,
                                            chance_prob, CHANCE_SUM_TOLERANCE)
   if bad >= 0:
@@ -154,7 +172,7 @@ def _check_chance(tree: GameTree, chance_prob: np.ndarray) -> None:
         f"{chance_prob[children].tolist()[:8]}.")
 
 
-def _check_utility(tree: GameTree, utility: np.ndarray) -> None:
+def _check_utility(tree: TreeLayout, utility: np.ndarray) -> None:
   bad = passes.utility_problem(tree.node_player, utility)
   if bad >= 0:
     raise ValueError(

@@ -1,8 +1,9 @@
 """Regret passes: edge weights, reach, expected and counterfactual values.
 
-Functions of a :class:`~spiel_ext.engine.view.GameView` (a compiled tree
-and the chance probabilities and utilities of a game on it; a GameTree
-itself stands for the view of its compiled game) and a policy, a
+Functions of a game view (a :class:`~spiel_ext.engine.inputs.ViewLike`: a
+compiled tree and the chance probabilities and utilities of a game on it, a
+:class:`~spiel_ext.engine.game_tree.GameView` or a GameTree, which stands
+for the view of its compiled game) and a policy, a
 [infosets, num_distinct_actions] float array laid out like OpenSpiel's
 ``TabularPolicy.action_probability_array``. The counterfactual values are
 those of Zinkevich, Johanson, Bowling, Piccione, "Regret Minimization in
@@ -13,15 +14,13 @@ v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from spiel_ext.engine import passes
-from spiel_ext.engine.inputs import check_player, float_array, policy_array
-
-if TYPE_CHECKING:
-  from spiel_ext.engine.view import GameView
+from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
+                                     policy_array)
 
 __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
            "infoset_reach", "player_counterfactual_values", "reach",
@@ -35,14 +34,14 @@ class PlayerPass(NamedTuple):
   others_reach: np.ndarray
 
 
-def edge_weights(view: GameView, policy: np.ndarray) -> np.ndarray:
+def edge_weights(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Probability of each history's incoming edge under ``policy``."""
   tree = view.tree
   return passes.edge_weights(tree.edge_policy_index, view.chance_prob,
                              policy_array(tree, policy))
 
 
-def reach(view: GameView, policy: np.ndarray) -> np.ndarray:
+def reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Reach probabilities [histories, players + 1]; the last column is chance.
 
   Column p < num_players is player p's own contribution x_p(h); the product
@@ -54,7 +53,7 @@ def reach(view: GameView, policy: np.ndarray) -> np.ndarray:
                                     tree.num_players)
 
 
-def values(view: GameView, policy: np.ndarray) -> np.ndarray:
+def values(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Expected utility of every player below every history, [histories,
   players]."""
   return passes.expected_values(view.tree.parent, edge_weights(view, policy),
@@ -65,7 +64,7 @@ def values(view: GameView, policy: np.ndarray) -> np.ndarray:
 _reach, _values = reach, values
 
 
-def root_values(view: GameView, policy: np.ndarray | None = None,
+def root_values(view: ViewLike, policy: np.ndarray | None = None,
                 reach: np.ndarray | None = None) -> np.ndarray:
   """Each player's expected utility at the root (from terminal reaches);
   ``reach`` is ``reach(view, policy)`` if already computed."""
@@ -75,7 +74,7 @@ def root_values(view: GameView, policy: np.ndarray | None = None,
   return passes.terminal_values(tree.terminals, reach, view.utility)
 
 
-def counterfactual_values(view: GameView, policy: np.ndarray,
+def counterfactual_values(view: ViewLike, policy: np.ndarray,
                           reach: np.ndarray | None = None,
                           values: np.ndarray | None = None) -> np.ndarray:
   """v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) for every infoset [I, A].
@@ -93,7 +92,7 @@ def counterfactual_values(view: GameView, policy: np.ndarray,
       tree.num_infosets, tree.num_distinct_actions)
 
 
-def player_counterfactual_values(view: GameView, policy: np.ndarray,
+def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
                                  player: int) -> PlayerPass:
   """The fused pass regret minimisers run once per player and iteration.
 
@@ -122,7 +121,7 @@ def player_counterfactual_values(view: GameView, policy: np.ndarray,
   return PlayerPass(cfv, own_reach, others_reach)
 
 
-def infoset_reach(view: GameView,
+def infoset_reach(view: ViewLike,
                   reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
   """Per-infoset reach sums from a [histories, players + 1] reach array.
 

@@ -1,30 +1,26 @@
 """Best responses: the fast pass for NashConv, the pass that sums in
 OpenSpiel's order, and the choice between them.
 
-Functions of a :class:`~spiel_ext.engine.view.GameView` and a policy (see
+Functions of a :class:`~spiel_ext.engine.inputs.ViewLike` and a policy (see
 :mod:`spiel_ext.engine.regret_passes`); the numba kernels are in
 :mod:`spiel_ext.engine.best_response`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from spiel_ext.engine import best_response as kernels
 from spiel_ext.engine import passes
-from spiel_ext.engine.inputs import check_player, float_array, policy_array
+from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
+                                     policy_array)
 from spiel_ext.engine.regret_passes import edge_weights
-
-if TYPE_CHECKING:
-  from spiel_ext.engine.view import GameView
 
 __all__ = ["best_response", "best_response_actions", "weighted_best_response"]
 
 
 def best_response(
-    view: GameView, policy: np.ndarray, player: int, *,
+    view: ViewLike, policy: np.ndarray, player: int, *,
     min_action_prob: float = 0.0, reach: np.ndarray | None = None,
     terminal_others: np.ndarray | None = None,
 ) -> tuple[float, np.ndarray, np.ndarray]:
@@ -76,7 +72,7 @@ def best_response(
 
 
 def weighted_best_response(
-    view: GameView, policy: np.ndarray, player: int, *,
+    view: ViewLike, policy: np.ndarray, player: int, *,
     infoset_weight: np.ndarray | None = None,
     min_action_prob: float = 0.0) -> tuple[float, np.ndarray, np.ndarray]:
   """Best response by backward induction on values (XFP's, BUFP(X)'s).
@@ -111,7 +107,7 @@ def weighted_best_response(
       tree.infoset_num_actions, float(min_action_prob))
 
 
-def best_response_actions(view: GameView, policy: np.ndarray, player: int, *,
+def best_response_actions(view: ViewLike, policy: np.ndarray, player: int, *,
                           min_action_prob: float = 0.0,
                           tie_tolerance: float = 1e-9) -> np.ndarray:
   """The best-response choice at each infoset, as OpenSpiel makes it.

@@ -1,22 +1,21 @@
 """Schedules a compiled tree derives from its arrays on first use.
 
-Each is built once per tree (``GameTree``'s cached properties call the
-functions here) and read by the passes: CSR groupings, the best-response
-skeletons and level orders, the edges of a player, and the fallback weights
-of the beliefs. Those that depend on a player are :class:`PerPlayer` tables,
-built for a player the first time it is asked for.
+Each is built once per tree (the cached properties of
+:class:`~spiel_ext.engine.layout.TreeLayout` call the functions here) and
+read by the passes: CSR groupings, the best-response skeletons and level
+orders, the edges of a player, and the fallback weights of the beliefs.
+Those that depend on a player are :class:`PerPlayer` tables, built for a
+player the first time it is asked for. The functions take the arrays they
+read, not the tree, so that no table refers back to its tree.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Generic, NamedTuple, TypeVar
+from typing import Callable, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
 from spiel_ext.engine import beliefs, best_response, passes
-
-if TYPE_CHECKING:
-  from spiel_ext.engine.layout import GameTree
 
 T = TypeVar("T")
 
@@ -69,43 +68,43 @@ class PerPlayer(dict[int, T], Generic[T]):
     return value
 
 
-def best_response_schedules(tree: GameTree) -> PerPlayer[BestResponseSchedule]:
-  parent, node_player, action = tree.parent, tree.node_player, tree.action
-  num_actions = tree.num_distinct_actions
+def best_response_schedules(parent: np.ndarray, node_player: np.ndarray,
+                            action: np.ndarray, num_actions: int
+                            ) -> PerPlayer[BestResponseSchedule]:
   return PerPlayer(lambda player: BestResponseSchedule(
       *best_response.best_response_schedule(parent, node_player, action,
                                              player, num_actions)))
 
 
-def level_schedules(tree: GameTree) -> PerPlayer[LevelSchedule]:
-  parent, node_player, infoset = tree.parent, tree.node_player, tree.infoset
+def level_schedules(parent: np.ndarray, node_player: np.ndarray,
+                    infoset: np.ndarray) -> PerPlayer[LevelSchedule]:
   return PerPlayer(lambda player: LevelSchedule(
       *best_response.level_schedule(parent, node_player, infoset, player)))
 
 
-def own_edges(tree: GameTree) -> PerPlayer[np.ndarray]:
-  parent, node_player = tree.parent, tree.node_player
-  index = tree.edge_policy_index.astype(np.int64)
+def own_edges(parent: np.ndarray, node_player: np.ndarray,
+              edge_policy_index: np.ndarray) -> PerPlayer[np.ndarray]:
+  index = edge_policy_index.astype(np.int64)
   return PerPlayer(lambda player: beliefs.own_edges(
       parent, node_player, index, player))
 
 
-def player_edges(tree: GameTree) -> PerPlayer[np.ndarray]:
-  parent_slot = tree.parent_slot
+def player_edges(parent_slot: np.ndarray) -> PerPlayer[np.ndarray]:
   return PerPlayer(lambda player: np.flatnonzero(parent_slot == player))
 
 
-def belief_fallbacks(tree: GameTree) -> PerPlayer[BeliefFallbacks]:
+def belief_fallbacks(parent: np.ndarray, parent_slot: np.ndarray,
+                     chance_prob: np.ndarray,
+                     num_players: int) -> PerPlayer[BeliefFallbacks]:
   # Uniform play everywhere: each edge weighs 1 / (number of siblings),
   # which at a decision node is 1 / |A(I)|. Rule 2 keeps chance's own
   # probabilities on chance edges.
-  num_histories = tree.num_histories
-  parent, parent_slot = tree.parent, tree.parent_slot
+  num_histories = len(parent)
   children = np.bincount(parent[1:], minlength=num_histories)
   uniform_all = np.ones(num_histories)
   uniform_all[1:] = 1.0 / children[parent[1:]]
-  from_chance = parent_slot == tree.num_players
-  uniform_opponents = np.where(from_chance, tree.chance_prob, uniform_all)
+  from_chance = parent_slot == num_players
+  uniform_opponents = np.where(from_chance, chance_prob, uniform_all)
   no_edges = np.full(num_histories, -1, dtype=np.int64)
   no_policy = np.zeros((1, 1))
 

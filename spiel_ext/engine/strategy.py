@@ -10,15 +10,13 @@ and the solvers all use it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numba
 import numpy as np
 
 from spiel_ext.engine.constants import STRATEGY_TOLERANCE
-
-if TYPE_CHECKING:
-  from spiel_ext.engine.layout import GameTree
+from spiel_ext.engine.layout import TreeLayout
 
 __all__ = ["StrategyTypeError", "check_policy_shape", "check_strategy"]
 
@@ -29,7 +27,7 @@ class StrategyTypeError(TypeError, ValueError):
   :func:`check_strategy`, a ValueError."""
 
 
-def check_policy_shape(tree: GameTree, policy: Any,
+def check_policy_shape(tree: TreeLayout, policy: Any,
                        name: str = "policy") -> None:
   """Raises ValueError unless ``policy`` is a [infosets, actions] array."""
   expected = (tree.num_infosets, tree.num_distinct_actions)
@@ -39,7 +37,7 @@ def check_policy_shape(tree: GameTree, policy: Any,
                      f"{tree.game_string}; got {got}.")
 
 
-def check_strategy(tree: GameTree, strategy: Any, name: str = "policy",
+def check_strategy(tree: TreeLayout, strategy: Any, name: str = "policy",
                    tolerance: float = STRATEGY_TOLERANCE) -> np.ndarray:
   """``strategy`` as a float64 array, if it is a strategy of ``tree``'s game.
 
