@@ -32,11 +32,6 @@ FINAL_VALUES = table("final_values")
 EXPLOITABILITY = figure("exploitability")
 
 
-def _stem(artefact: Artefact, folder: Path) -> Path:
-  """Where the writers put ``artefact`` (they add the suffixes)."""
-  return artefact.path(folder).with_suffix("")
-
-
 def summarize_convergence(frame: pd.DataFrame, settings, folder: Path, *,
                           order: Sequence[str], dashed: Sequence[str],
                           dashed_prefix: str
@@ -48,16 +43,16 @@ def summarize_convergence(frame: pd.DataFrame, settings, folder: Path, *,
   lines += [a for a in settings.algorithms if a not in lines]
   dashes = [a for a in lines if a.startswith(dashed_prefix) or a in dashed]
   figures = line_figure(
-      frame, "nash_conv", _stem(FIG1, folder), line_order=lines,
+      frame, "nash_conv", FIG1.stem(folder), line_order=lines,
       dashed=dashes, title="NashConv vs iterations (BUFP paper, Fig. 1; mean "
       "and 90% band over runs)")
   figures += line_figure(
-      frame, "sequential_gap_mean", _stem(FIG2, folder), line_order=lines,
+      frame, "sequential_gap_mean", FIG2.stem(folder), line_order=lines,
       dashed=dashes, title="Perfect-Bayesian gap vs iterations (BUFP paper, "
       "Fig. 2; mean over infosets)")
   values = final_values(frame, settings.metrics)
   values["game"] = values["game"].map(game_label)
-  tables = write_table(values, _stem(FINAL_VALUES, folder),
+  tables = write_table(values, FINAL_VALUES.stem(folder),
                        caption="Final NashConv and perfect-Bayesian gap "
                        "(mean and 5-95% range over runs)")
   return figures, tables
@@ -87,7 +82,7 @@ def summarize_tables(frame: pd.DataFrame, settings, folder: Path, *,
   1-2 and the percentages (strategies read with ``load``)."""
   blind = big_blind(RLCARD_LEDUC_5)
   figures = line_figure(
-      frame, "exploitability", _stem(EXPLOITABILITY, folder),
+      frame, "exploitability", EXPLOITABILITY.stem(folder),
       line_order=[a for a in order if a in settings.algorithms],
       title="Exploitability (NashConv / 2) on 5-rank Leduc",
       reference={f"paper, {name} after 100,000 it. ({value} mb/h)":
@@ -109,12 +104,12 @@ def summarize_tables(frame: pd.DataFrame, settings, folder: Path, *,
                  f"{variant.label}")
         tables += write_table(
             tables_analysis.head_to_head_frame(table1, ROLES),
-            _stem(first, folder),
+            first.stem(folder),
             caption=f"Table 1 ({where}): player 1's winnings in mb/h, mean "
             "± sd over seed pairs")
         tables += write_table(
             tables_analysis.head_to_head_frame(table2, ROLES),
-            _stem(second, folder),
+            second.stem(folder),
             caption=f"Table 2 ({where}): player 1 forced to Call at its "
             "first decision, winnings in mb/h")
         means = tables_analysis.deviation_percentages(table1, table2)
@@ -123,7 +118,7 @@ def summarize_tables(frame: pd.DataFrame, settings, folder: Path, *,
             pd.DataFrame([{"quantity": k, "ours": v,
                            "over seed pairs": tables_analysis.spread(pairs[k])}
                           for k, v in means.items()]),
-            _stem(recovered, folder), float_format=".2f",
+            recovered.stem(folder), float_format=".2f",
             caption=f"Section 5.2 percentages ({where}); the paper: "
             f"{PAPER_PERCENTAGES_TEXT}")
   return figures, tables

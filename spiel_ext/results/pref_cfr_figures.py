@@ -57,12 +57,6 @@ from spiel_ext.results.tables import write_table
 Written = tuple[list[Path], list[Path]]
 
 
-def _stem(artefact: Artefact, folder: Path) -> Path:
-  """The artefact's file in ``folder`` without its extension (the figure
-  and table writers add theirs)."""
-  return artefact.path(folder).with_suffix("")
-
-
 # ------------------------------------------------- pref_cfr_kuhn_alpha
 FINAL_ALPHA = table("final_alpha")
 
@@ -74,11 +68,11 @@ def summarize_alpha(frame: pd.DataFrame, settings, folder: Path, *,
   variants = variants_run(variants, settings)
   order = [v.algorithms[0] for v in variants]
   figures = line_figure(frame, "nash_conv",
-                        _stem(figure("nash_conv"), folder),
+                        figure("nash_conv").stem(folder),
                         line_order=order, title="CFR on Kuhn from random "
                         "starts: NashConv (Pref-CFR paper, Fig. 3 left)")
   figures += line_figure(
-      frame, "kuhn_alpha", _stem(figure("alpha"), folder), log_y=False,
+      frame, "kuhn_alpha", figure("alpha").stem(folder), log_y=False,
       line_order=order, title="CFR on Kuhn: alpha = P(Bet | Jack, first "
       "decision) (Fig. 3 right)",
       reference={f"alpha = {PAPER_ALPHA} (the paper's claim)": PAPER_ALPHA})
@@ -86,14 +80,14 @@ def summarize_alpha(frame: pd.DataFrame, settings, folder: Path, *,
     alphas = final_alphas(variant_frame(frame, variant))
     suffix = "" if variant.is_paper_setting else f"_{variant.slug}"
     figures += histogram_figure(
-        alphas, _stem(figure(f"final_alpha_histogram{suffix}"), folder),
+        alphas, figure(f"final_alpha_histogram{suffix}").stem(folder),
         xlabel="final alpha", value_range=(0.0, 1 / 3), bins=20,
         title=f"Final alpha of {len(alphas)} CFR runs after "
         f"{int(frame.iteration.max())} iterations ({variant.label})",
         reference={f"{PAPER_ALPHA} (the paper's claim)": PAPER_ALPHA,
                    "equilibrium range [0, 1/3]": 1 / 3})
   tables = write_table(alpha_statistics(frame, variants),
-                       _stem(FINAL_ALPHA, folder),
+                       FINAL_ALPHA.stem(folder),
                        caption="Final alpha over CFR runs from random "
                        "starts, per setting")
   return figures, tables
@@ -119,18 +113,18 @@ def summarize_settings(frame: pd.DataFrame, settings, folder: Path, *,
     suffix = _schedule_suffix(variant)
     schedule = variant.description.split(",")[0]
     figures += line_figure(part, "nash_conv",
-                           _stem(figure(f"nash_conv{suffix}"), folder),
+                           figure(f"nash_conv{suffix}").stem(folder),
                            line_order=list(variant.algorithms),
                            title="Pref-CFR settings on Kuhn: NashConv "
                            f"(Pref-CFR paper, Fig. 4; {schedule})")
     figures += line_figure(part, "kuhn_alpha",
-                           _stem(figure(f"alpha{suffix}"), folder),
+                           figure(f"alpha{suffix}").stem(folder),
                            line_order=list(variant.algorithms), log_y=False,
                            title=f"Pref-CFR settings on Kuhn: alpha (Fig. 4; "
                            f"{schedule})")
     values = final_values(frame, variant).reindex(list(variant.algorithms))
     tables += write_table(values.reset_index(),
-                          _stem(final_values_table(variant), folder),
+                          final_values_table(variant).stem(folder),
                           caption="Final NashConv and alpha, mean over runs "
                           f"({variant.label})")
   return figures, tables
@@ -192,20 +186,20 @@ def _game_tables(result: GameResults, folder: Path, suffix: str,
   if result.seat0 is not None:
     tables += write_table(
         matrix_frame(result.seat0, "(seat 0)", "(seat 1)"),
-        _stem(table(f"head_to_head_{result.slug}_seat0{suffix}"), folder),
+        table(f"head_to_head_{result.slug}_seat0{suffix}").stem(folder),
         float_format=".2f", caption=f"{result.name}: the row style's "
         "winnings in mb/h, row in seat 0 (player 1), column in seat 1"
         f"{label}")
     tables += write_table(
         matrix_frame(result.averaged),
-        _stem(table(f"head_to_head_{result.slug}_averaged{suffix}"), folder),
+        table(f"head_to_head_{result.slug}_averaged{suffix}").stem(folder),
         float_format=".2f", caption=f"{result.name}: the row style's "
         "winnings in mb/h against the column style, averaged over both "
         f"seat orders (Table 2{label})")
   elif result.seats is not None:
     tables += write_table(
         rounded(result.seats).reset_index(names="style"),
-        _stem(table(f"head_to_head_{result.slug}_seats{suffix}"), folder),
+        table(f"head_to_head_{result.slug}_seats{suffix}").stem(folder),
         float_format=".2f", caption=f"{result.name}: each style's "
         f"winnings in mb/h in each seat, every other seat Normal (Table "
         f"3{label})")
@@ -230,7 +224,7 @@ def summarize_styles(frame: pd.DataFrame, settings, folder: Path, *,
   named = frame.assign(game_name=frame.game.map(lambda g: game_names[g][0]))
   named = named.iloc[np.argsort(named.game.map(rank).to_numpy(),
                                 kind="stable")]
-  figures = line_figure(named, "nash_conv", _stem(STYLE_NASH_CONV, folder),
+  figures = line_figure(named, "nash_conv", STYLE_NASH_CONV.stem(folder),
                         panel="game_name",
                         line_order=ordered(settings.algorithms),
                         title="NashConv of each style (Pref-CFR paper, "
@@ -241,16 +235,16 @@ def summarize_styles(frame: pd.DataFrame, settings, folder: Path, *,
     label = "" if variant is None else f"; {variant.label}"
     tables += write_table(
         distribution_table(results),
-        _stem(first_decision_table(variant, variants), folder),
+        first_decision_table(variant, variants).stem(folder),
         caption="Action distribution at player 1's first decisions, "
         f"reach-weighted (%; Pref-CFR paper, Figs. 5-6{label})")
     for result in results:
-      figures += hands_figure(result, _stem(
-          figure(f"hands_{result.slug}{suffix}"), folder))
+      figures += hands_figure(result, 
+          figure(f"hands_{result.slug}{suffix}").stem(folder))
       tables += _game_tables(result, folder, suffix, label)
     tables += write_table(
         costs_table(results, frame, variant),
-        _stem(style_costs_table(variant, variants), folder),
+        style_costs_table(variant, variants).stem(folder),
         float_format=".2f",
         caption="Each style against Normal players (seat average) and its "
         f"NashConv, in mb/h{label}")

@@ -29,23 +29,18 @@ NASH_CONV = figure("nash_conv_vs_episodes")
 AUTHORS_LOGS = figure("authors_logs_leduc4")
 
 
-def _stem(artefact, folder: Path) -> Path:
-  """Where the writers put ``artefact`` (they add the suffixes)."""
-  return artefact.path(folder).with_suffix("")
-
-
 def summarize(frame: pd.DataFrame, settings, folder: Path, *,
               order: Sequence[str]) -> tuple[list[Path], list[Path]]:
   """NashConv vs episodes (lines in ``order``) and the final table."""
   del settings
   data = with_environment(frame)
   figures = line_figure(
-      data, "nash_conv", _stem(NASH_CONV, folder), panel="environment",
+      data, "nash_conv", NASH_CONV.stem(folder), panel="environment",
       x="episodes",
       line_order=[name for name in order if name in set(data.algorithm)],
       title="NashConv on the true game vs episodes (mean, 90% band over "
       "environments)", runs="environment")
-  tables = write_table(final_table(frame), _stem(FINAL, folder),
+  tables = write_table(final_table(frame), FINAL.stem(folder),
                        caption="After the last iteration, mean over "
                        "environment seeds")
   return figures, tables
@@ -56,7 +51,7 @@ def summarize_information(frame: pd.DataFrame, settings, folder: Path, *,
                           ) -> tuple[list[Path], list[Path]]:
   """:func:`summarize`, and our Leduc(4) curves beside the authors' logs."""
   figures, tables = summarize(frame, settings, folder, order=order)
-  figures += authors_logs_figure(frame, _stem(AUTHORS_LOGS, folder))
+  figures += authors_logs_figure(frame, AUTHORS_LOGS.stem(folder))
   return figures, tables
 
 
