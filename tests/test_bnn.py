@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
 
 import spiel_ext.games  # pylint: disable=unused-import,wrong-import-position
 from spiel_ext.algorithms.bnn import (BNNRewardModel,  # pylint: disable=wrong-import-position

@@ -151,6 +151,7 @@ def test_kill_minus_nine_then_resume_equals_uninterrupted(tmp_path, workers):
       _without_time(load_results(reference_dir)), resumed)
 
 
+@pytest.mark.ray
 def test_ray_executor_gives_the_local_rows(tmp_path, monkeypatch):
   ray = pytest.importorskip("ray")
   # Ray's workers must import the fake solver from this folder.

@@ -209,6 +209,7 @@ def test_rl_environment_plays_our_games_with_info_state_tensors(game_name):
     assert sum(time_step.rewards) == pytest.approx(0.0)
 
 
+@pytest.mark.torch
 def test_nfsp_agents_train_on_spiel_ext_leduc():
   """OpenSpiel's PyTorch NFSP runs on our Leduc as on its own."""
   pytest.importorskip("torch")

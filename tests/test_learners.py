@@ -280,6 +280,7 @@ def test_a_pickled_learner_continues_exactly(learner):
                                 straight.average_strategy())
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("learner", [
     pytest.param(functools.partial(VCFRLearner, information="bnn", kl_every=4),
                  id="VCFR-BNN"),
@@ -769,6 +770,7 @@ def test_an_algorithm_needing_a_missing_extra_is_refused_before_running(
                             "VCFR (exploration draw)"])  # No extra needed.
 
 
+@pytest.mark.torch
 def test_vcfr_information_experiment_compares_each_design_with_its_twin(
     tmp_path):
   """Each bonus design is compared with the learner that differs from it

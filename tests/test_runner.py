@@ -136,6 +136,7 @@ def test_jobs_cover_games_algorithms_and_seeds():
   assert len({job.unit.unit_id for job in jobs}) == len(jobs)
 
 
+@pytest.mark.ray
 def test_ray_executor_writes_the_local_rows(tmp_path):
   pytest.importorskip("ray")
   common = ["--experiment=quickstart", "--iterations=12", "--seeds=2",

@@ -61,10 +61,12 @@ class Artefact:
 
 
 def figure(name: str) -> Artefact:
+  """The figure ``figures/<name>.png`` of a run, as a claim's evidence."""
   return Artefact("figure", name)
 
 
 def table(name: str) -> Artefact:
+  """The table ``tables/<name>.md`` of a run, as a claim's evidence."""
   return Artefact("table", name)
 
 

@@ -65,6 +65,7 @@ def per_iteration_seconds(frame: pd.DataFrame) -> pd.Series:
 
 
 def perturbed_column(labels: GXFPLabels) -> str:
+  """The convergence table's column of NashConv in the perturbed game."""
   return f"NashConv (eps={labels.epsilon:g} game)"
 
 
@@ -92,6 +93,8 @@ def convergence_table(frame: pd.DataFrame,
 
 
 def timing_path(folder: Path) -> Path:
+  """Where a run folder keeps the per-iteration timing measured after the
+  run."""
   return Path(folder) / "tables" / TIMING_FILE
 
 

@@ -71,6 +71,7 @@ class PerPlayer(dict[int, T], Generic[T]):
 def best_response_schedules(parent: np.ndarray, node_player: np.ndarray,
                             action: np.ndarray, num_actions: int
                             ) -> PerPlayer[BestResponseSchedule]:
+  """Per player, the skeleton of the fast best-response pass."""
   return PerPlayer(lambda player: BestResponseSchedule(
       *best_response.best_response_schedule(parent, node_player, action,
                                              player, num_actions)))
@@ -78,24 +79,30 @@ def best_response_schedules(parent: np.ndarray, node_player: np.ndarray,
 
 def level_schedules(parent: np.ndarray, node_player: np.ndarray,
                     infoset: np.ndarray) -> PerPlayer[LevelSchedule]:
+  """Per player, histories and infosets by own-decision level."""
   return PerPlayer(lambda player: LevelSchedule(
       *best_response.level_schedule(parent, node_player, infoset, player)))
 
 
 def own_edges(parent: np.ndarray, node_player: np.ndarray,
               edge_policy_index: np.ndarray) -> PerPlayer[np.ndarray]:
+  """Per player, the flat index of the nearest edge out of one of the
+  player's histories above each history (-1 above its first decision)."""
   index = edge_policy_index.astype(np.int64)
   return PerPlayer(lambda player: beliefs.own_edges(
       parent, node_player, index, player))
 
 
 def player_edges(parent_slot: np.ndarray) -> PerPlayer[np.ndarray]:
+  """Per player, the edges leaving the player's decision nodes."""
   return PerPlayer(lambda player: np.flatnonzero(parent_slot == player))
 
 
 def belief_fallbacks(parent: np.ndarray, parent_slot: np.ndarray,
                      chance_prob: np.ndarray,
                      num_players: int) -> PerPlayer[BeliefFallbacks]:
+  """Per player, the reach weights beliefs fall back on at an infoset the
+  strategy reaches with probability 0."""
   # Uniform play everywhere: each edge weighs 1 / (number of siblings),
   # which at a decision node is 1 / |A(I)|. Rule 2 keeps chance's own
   # probabilities on chance edges.

@@ -27,6 +27,7 @@ class Job:
 
 
 def unit_store(output_dir: str | Path, unit: WorkUnit) -> UnitStore:
+  """The store of ``unit``'s rows and checkpoints in a run folder."""
   return UnitStore(Path(output_dir) / "units" / unit.unit_id)
 
 

@@ -14,12 +14,14 @@ from typing import Any, Callable
 
 
 def nash_conv(game: str, policy: Any) -> float:
+  """NashConv of ``policy`` (the ``nash_conv`` metric)."""
   from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.nash_conv(game, policy)
 
 
 def perturbed_nash_conv(game: str, policy: Any, *,
                         min_action_prob: float) -> float:
+  """NashConv in the eps-perturbed game (``nash_conv[eps=E]``)."""
   from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.nash_conv(game, policy, min_action_prob=min_action_prob)
 
@@ -31,6 +33,7 @@ def value_player_0(game: str, policy: Any) -> float:
 
 
 def exploitability(game: str, policy: Any) -> float:
+  """NashConv / players (the ``exploitability`` metric)."""
   from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.exploitability(game, policy)
 
@@ -44,6 +47,7 @@ def sequential_gap(game: str, policy: Any) -> dict[str, float]:
 
 
 def kuhn_alpha(game: str, policy: Any) -> float:
+  """Kuhn poker's alpha: player 0's Bet probability with the Jack."""
   from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.kuhn_alpha(game, policy)
 
@@ -88,5 +92,6 @@ def metric_function(name: str) -> Callable[[str, Any], Any]:
 
 
 def check_metrics(names) -> None:
+  """Raises ValueError naming the first unknown metric in ``names``."""
   for name in names:
     metric_function(name)

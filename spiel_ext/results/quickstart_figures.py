@@ -19,6 +19,9 @@ QUICKSTART_ORDER = ("CFR", "CFR+", "XFP", "BUFP(EF)", "CFR (uniform)",
 
 def summarize_quickstart(frame: pd.DataFrame, settings,
               folder: Path) -> tuple[list[Path], list[Path]]:
+  """The quickstart's NashConv figure and its summary table (final
+  NashConv, NashConv where OpenSpiel's Python CFR stops, iterations per
+  second); returns (figure paths, table paths)."""
   figures = line_figure(
       frame, "nash_conv", folder / "figures" / "nash_conv",
       line_order=[a for a in QUICKSTART_ORDER if a in settings.algorithms],

@@ -158,6 +158,15 @@ def previous_sections(path: Path) -> dict[str, str]:
   return sections
 
 
+def _evidence_link(folder: Path, evidence: str) -> str:
+  """A link to a claim's evidence, or its name alone when the run did not
+  write it (a claim judged "not run"), so the report has no broken link."""
+  name = Path(evidence).name
+  if (folder / evidence).exists():
+    return f"[{name}]({evidence})"
+  return f"{name} (not written)"
+
+
 def write_report(path: str | Path, sections: dict[str, dict],
                  preamble: str = "") -> Path:
   """Writes the report atomically.
@@ -209,8 +218,8 @@ def write_report(path: str | Path, sections: dict[str, dict],
       lines.append("| " + " | ".join(markdown_cell(field) for field in (
           claim.paper, claim.claim, claim.setting or "ours",
           claim.paper_value, claim.ours,
-          f"**{claim.verdict}**", f"[{Path(claim.evidence).name}]"
-          f"({claim.evidence})", f"`{claim.command}`"))
+          f"**{claim.verdict}**", _evidence_link(path.parent, claim.evidence),
+          f"`{claim.command}`"))
                    + " |")
     lines.append("")
     outputs = section.get("outputs") or []

@@ -1,0 +1,298 @@
+"""Runs spiel_ext's named experiments and writes results, figures and tables.
+
+The ``spiel-ext`` command (installed with the package) and the repository's
+``run_experiments.py`` script run this module and take the same flags:
+
+    spiel-ext --experiment=quickstart
+    spiel-ext --list
+    spiel-ext --experiment=quickstart --scale=paper \\
+        --workers=2 --output_dir=results --resume
+    spiel-ext --experiment=quickstart --executor=ray \\
+        --ray_address=auto          # an existing Ray cluster
+
+Results go to ``<output_dir>/<experiment>/``: ``results.parquet`` and
+``results.csv`` (one long-format table), ``figures/`` (PNG and PDF),
+``tables/`` (markdown and LaTeX) and ``manifest.json`` (the run's units,
+versions, commit, command, host and times). Rows are written as each
+evaluation point is measured and solvers are checkpointed every
+``--checkpoint_every`` iterations, so an interrupted run continues with
+``--resume``. A folder holding results is never deleted unless you ask
+(``--overwrite``), and only one runner writes to it at a time.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+from absl import app, flags
+
+FLAGS = flags.FLAGS
+
+
+def split_labels(text: str) -> list[str]:
+  """Comma-separated labels, where commas inside parentheses belong to a
+  label: "CFR,CFR (simultaneous, U(0,10))" -> two labels."""
+  labels, depth, start = [], 0, 0
+  for index, character in enumerate(text):
+    depth += {"(": 1, ")": -1}.get(character, 0)
+    if character == "," and depth <= 0:
+      labels.append(text[start:index])
+      start = index + 1
+  labels.append(text[start:])
+  return [label.strip() for label in labels if label.strip()]
+
+
+class LabelListParser(flags.ListParser):
+  """absl's list parser, but commas inside parentheses do not split."""
+
+  def parse(self, argument):
+    if isinstance(argument, list):
+      return argument
+    return split_labels(argument) if argument else []
+
+
+def define_flags(flag_values: flags.FlagValues) -> None:
+  """Defines the runner's flags on ``flag_values``."""
+  define = {"flag_values": flag_values}
+  flags.DEFINE_list("experiment", ["quickstart"],
+                    "Experiment name(s), comma separated; listed below.",
+                    **define)
+  flags.DEFINE_bool("list", False, "List the experiments and algorithm "
+                    "labels and exit.", **define)
+  flags.DEFINE_enum("scale", "quick", ["quick", "paper"],
+                    "quick: minutes on 2 cores; paper: the papers' sizes.",
+                    **define)
+  flags.DEFINE_integer("iterations", None, "Override: iterations per run "
+                       "(1 to 10^9).", lower_bound=1, upper_bound=10**9,
+                       **define)
+  flags.DEFINE_integer("seeds", None, "Override: random starts per algorithm "
+                       "(1 to 100,000).", lower_bound=1, upper_bound=100_000,
+                       **define)
+  flags.DEFINE_integer("eval_every", None,
+                       "Override: evaluate every N iterations (default: "
+                       "about 8 log-spaced points per decade; at most "
+                       "100,000 points).", lower_bound=1, upper_bound=10**9,
+                       **define)
+  flags.DEFINE_multi_string("games", None, "Override: a game string; repeat "
+                            "the flag for several games (game strings "
+                            "contain commas).", **define)
+  flags.DEFINE(LabelListParser(), "algorithms", None, "Override: algorithm "
+               "labels, comma separated (listed below; a comma inside a "
+               "label's parentheses is part of it).",
+               serializer=flags.CsvListSerializer(","), **define)
+  flags.DEFINE_string("output_dir", "results",
+                      "Folder for results, figures and tables.", **define)
+  flags.DEFINE_bool("resume", False,
+                    "Continue the run in --output_dir: skip finished units, "
+                    "resume unfinished ones from their last checkpoint.",
+                    **define)
+  flags.DEFINE_bool("overwrite", False,
+                    "Delete the run already in --output_dir and start over "
+                    "(without it, a folder holding results is refused).",
+                    **define)
+  flags.DEFINE_integer("checkpoint_every", 1000,
+                       "Checkpoint solvers every N iterations.",
+                       lower_bound=1, upper_bound=10**9, **define)
+  flags.DEFINE_integer("workers", 1, "Processes (local) or CPUs for a local "
+                       "Ray instance (1 to 256).", lower_bound=1,
+                       upper_bound=256, **define)
+  flags.DEFINE_enum("executor", "local", ["local", "ray"],
+                    "local: processes on this machine; ray: Ray tasks.",
+                    **define)
+  flags.DEFINE_string("ray_address", None,
+                      "Ray cluster to join ('auto' or host:port); default: "
+                      "start a local Ray instance.", **define)
+  flags.DEFINE_bool("quiet", False, "No progress report (bars on a "
+                    "terminal, a line per tenth of the run otherwise).",
+                    **define)
+  flags.DEFINE_string("report_path", None,
+                      "Where --experiment=report writes the reproduction "
+                      "report (default: <output_dir>/reproduction.md). A "
+                      "section with no results in --output_dir keeps what "
+                      "the report there already said.", **define)
+  flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, "
+                       "seed+1, ... (0 to 2^63 - 1).", lower_bound=0,
+                       upper_bound=2**63 - 1, **define)
+
+
+define_flags(FLAGS)
+
+
+def _catalogue() -> str:
+  """The experiments and algorithm labels, for --help and --list."""
+  from spiel_ext.experiments import EXPERIMENTS  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
+  width = max(len(name) for name in EXPERIMENTS)
+  lines = ["Experiments (--experiment):"]
+  for name, experiment in EXPERIMENTS.items():
+    lines.append(f"  {name:<{width}}  {experiment.description}")
+    if experiment.cost:
+      lines.append(f"  {'':<{width}}  cost: {experiment.cost}")
+  lines.append(f"  {'report':<{width}}  writes --report_path from the "
+               "results in --output_dir")
+  lines += ["", "Algorithm labels (--algorithms, comma separated):"]
+  labels = list(ALGORITHMS)
+  line = " "
+  for label in labels:
+    piece = f" {label}{',' if label != labels[-1] else ''}"
+    if len(line) + len(piece) > 78:
+      lines.append(line)
+      line = " "
+    line += piece
+  lines.append(line)
+  return "\n".join(lines).replace("%", "%%") + "\n"
+
+
+# The name errors start with: the script's, or the console command's.
+_program = "run_experiments.py"
+
+
+def _fail(message: str) -> None:
+  """Ends the run with a one-line error and exit status 1."""
+  raise SystemExit(f"{_program}: error: {message}")
+
+
+def _check_output_dir(path: str) -> None:
+  folder = Path(path)
+  try:
+    folder.mkdir(parents=True, exist_ok=True)
+  except OSError as error:
+    _fail(f"--output_dir {path!r} cannot be created: {error.strerror}.")
+  if not os.access(folder, os.W_OK):
+    _fail(f"--output_dir {path!r} is not writable.")
+
+
+def _summary(name: str, outputs, seconds: float) -> None:
+  print(f"{name}: {outputs.units} work units in {seconds:,.1f} s "
+        f"({outputs.already_done} finished before this run); files in "
+        f"{outputs.folder}")
+  print(f"{name}: results {', '.join(map(str, outputs.results))}")
+  for path in outputs.figures:
+    print(f"{name}: figure  {path}")
+  for path in outputs.tables:
+    print(f"{name}: table   {path}")
+
+
+def plan(flag_values=FLAGS) -> list:
+  """[(experiment name, settings)] the flags ask for, every value checked
+  before anything runs; ends with a one-line error otherwise."""
+  from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
+  names = flag_values.experiment
+  if not names or not all(name.strip() for name in names):
+    _fail("--experiment is empty; give a name: "
+          f"{', '.join(EXPERIMENTS)}, or report.")
+  if not flag_values.output_dir.strip():
+    _fail("--output_dir is empty; give a folder (default: results).")
+  if "report" in names and names != ["report"]:
+    _fail("--experiment=report runs alone: write the report after the "
+          "experiments, in a second command.")
+  repeated = sorted({name for name in names if names.count(name) > 1})
+  if repeated:
+    _fail(f"--experiment: {', '.join(repeated)} given more than once.")
+  if names == ["report"]:
+    report = flag_values.report_path
+    if report is not None and (not report.strip() or Path(report).is_dir()
+                               or report.endswith(os.sep)):
+      _fail(f"--report_path {report!r} is not a file name; give one such as "
+            f"{os.path.join(flag_values.output_dir, 'reproduction.md')}.")
+    return []
+  unknown = [name for name in names if name not in EXPERIMENTS]
+  if unknown:
+    _fail(f"--experiment: unknown {unknown}; accepted: "
+          f"{', '.join(sorted(EXPERIMENTS))}, or report.")
+  if flag_values.resume and flag_values.overwrite:
+    _fail("--resume and --overwrite contradict each other: choose one.")
+  try:
+    return [(name, settings_for(
+        EXPERIMENTS[name], flag_values.scale,
+        iterations=flag_values.iterations, seeds=flag_values.seeds,
+        games=flag_values.games, algorithms=flag_values.algorithms,
+        eval_every=flag_values.eval_every, first_seed=flag_values.seed))
+            for name in names]
+  except (ValueError, ImportError) as error:
+    _fail(_flag_names(str(error)))
+
+
+def main(argv: list[str]) -> None:
+  """absl's main: runs the parsed flags (positional arguments are refused)."""
+  if len(argv) > 1:
+    _fail(f"unexpected arguments: {argv[1:]}")
+  run(FLAGS)
+
+
+def run(flag_values) -> None:
+  """Runs what the parsed ``flag_values`` ask for."""
+  from spiel_ext.executors import make_executor  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import (EXPERIMENTS, run_experiment,  # pylint: disable=g-import-not-at-top
+                                     write_reproduction_report)
+  from spiel_ext.experiments.spec import build_jobs, preflight  # pylint: disable=g-import-not-at-top
+  from spiel_ext.files import OutputError  # pylint: disable=g-import-not-at-top
+  from spiel_ext.results.lock import FolderLocked  # pylint: disable=g-import-not-at-top
+  if flag_values.list:
+    print(_catalogue(), end="")
+    return
+  plans = plan(flag_values)
+  output_dir = flag_values.output_dir
+  try:
+    # What only a solver can refuse is refused before anything is written.
+    for _, settings in plans:
+      preflight(build_jobs(settings))
+    _check_output_dir(output_dir)
+    if not plans:
+      path = write_reproduction_report(EXPERIMENTS, output_dir,
+                                       flag_values.report_path)
+      print(f"report: {path}")
+      return
+    executor = make_executor(flag_values.executor, flag_values.workers,
+                             flag_values.ray_address)
+    for name, settings in plans:
+      start = time.perf_counter()
+      outputs = run_experiment(
+          EXPERIMENTS[name], settings, output_dir, executor,
+          checkpoint_every=flag_values.checkpoint_every,
+          resume=flag_values.resume, overwrite=flag_values.overwrite,
+          quiet=flag_values.quiet, check_first=False)
+      _summary(name, outputs, time.perf_counter() - start)
+  except (ValueError, ImportError, FolderLocked, OutputError) as error:
+    _fail(_flag_names(str(error)))
+  except OSError as error:  # Any other file error: say which file.
+    _fail(f"{error.filename or output_dir}: {error.strerror or error}")
+
+
+def _flag_names(message: str) -> str:
+  """Library messages name arguments (``seeds``); say the flag (``--seeds``)."""
+  for name in ("iterations", "seeds", "seed", "eval_every", "algorithms",
+               "games", "scale", "executor"):
+    if message.startswith(f"{name} ") or message.startswith(f"{name}:"):
+      return f"--{message}"
+  return message
+
+
+def _one_line_warning(message, category, *unused) -> str:
+  del unused
+  return f"{category.__name__}: {message}\n"
+
+
+def entry_point(program: str = "spiel-ext") -> None:
+  """Parses the command line and runs it: the ``spiel-ext`` command.
+
+  Args:
+    program: the name errors and ``--help`` start with.
+  """
+  global _program
+  _program = program
+  main_module = sys.modules["__main__"]
+  main_module.__doc__ = (__doc__ or "") + "\n" + _catalogue()
+  warnings.formatwarning = _one_line_warning
+  logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                      format="%(levelname)s: %(message)s")
+  app.run(main, argv=[program, *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+  entry_point("python -m spiel_ext.cli")
