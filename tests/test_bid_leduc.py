@@ -344,3 +344,33 @@ def test_rl_environment_plays_it_with_info_state_tensors():
       time_step = env.step([action])
     assert sum(time_step.rewards) == 0.0
     assert abs(time_step.rewards[0]) in (0.0, 1.0, 2.0, 3.0)
+
+
+def test_openspiel_qlearner_trips_only_where_the_docs_say():
+  """The games guide says OpenSpiel's tabular QLearner fails its assertion
+  on this game because player 1 may never act, and that handing the final
+  time step only to the agents that acted avoids it. Both halves, checked
+  on the same seeded episodes."""
+  from open_spiel.python.algorithms import tabular_qlearner  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("spiel_ext_bid_leduc(max_bid=2)")
+
+  def train(only_agents_that_acted: bool) -> int:
+    env = rl_environment.Environment(game, seed=3)
+    agents = [tabular_qlearner.QLearner(player_id=player, num_actions=(
+        env.action_spec()["num_actions"])) for player in range(2)]
+    np.random.seed(3)  # the QLearner explores with numpy's global generator
+    idle = 0
+    for _ in range(200):
+      time_step, acted = env.reset(), set()
+      while not time_step.last():
+        player = time_step.observations["current_player"]
+        acted.add(player)
+        time_step = env.step([agents[player].step(time_step).action])
+      idle += 1 not in acted
+      for player in (acted if only_agents_that_acted else range(2)):
+        agents[player].step(time_step)
+    return idle
+
+  assert train(only_agents_that_acted=True) > 0
+  with pytest.raises(AssertionError):
+    train(only_agents_that_acted=False)

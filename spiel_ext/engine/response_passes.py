@@ -1,5 +1,6 @@
 """Best responses: the fast pass for NashConv, the pass that sums in
-OpenSpiel's order, and the choice between them.
+OpenSpiel's order, the choice between them, and a best response history by
+history (what OpenSpiel's ``exploitability.best_response`` reports).
 
 Functions of a :class:`~spiel_ext.engine.inputs.ViewLike` and a policy (see
 :mod:`spiel_ext.engine.regret_passes`); the numba kernels are in
@@ -7,6 +8,8 @@ Functions of a :class:`~spiel_ext.engine.inputs.ViewLike` and a policy (see
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,7 +19,8 @@ from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
 from spiel_ext.engine.regret_passes import edge_weights
 
-__all__ = ["best_response", "best_response_actions", "weighted_best_response"]
+__all__ = ["BestResponseDetails", "best_response", "best_response_actions",
+           "best_response_details", "weighted_best_response"]
 
 
 def best_response(
@@ -127,3 +131,62 @@ def best_response_actions(view: ViewLike, policy: np.ndarray, player: int, *,
     _, best, _ = weighted_best_response(view, policy, player,
                                         min_action_prob=min_action_prob)
   return best
+
+
+class BestResponseDetails(NamedTuple):
+  """What :func:`best_response_details` returns (arrays over the tree)."""
+  value: float
+  best_action: np.ndarray
+  history_values: np.ndarray
+  counterfactual_reach: np.ndarray
+  evaluated: np.ndarray
+
+
+def best_response_details(view: ViewLike, policy: np.ndarray, player: int, *,
+                          tie_tolerance: float = 1e-9) -> BestResponseDetails:
+  """A best response history by history, as OpenSpiel's
+  ``BestResponsePolicy`` computes and caches it.
+
+  The choices are :func:`best_response_actions`'s (OpenSpiel's, ties
+  included); the values are those of the profile in which ``player``
+  plays them and the others ``policy`` (the ``values`` pass).
+
+  Returns:
+    BestResponseDetails(value, best_action, history_values,
+    counterfactual_reach, evaluated): ``player``'s best-response value at
+    the root; the chosen action per infoset (-1 at other players'); [H]
+    ``player``'s value below each history under that profile
+    (``BestResponsePolicy.value``); [H] x_{-i}(h) at ``player``'s
+    histories, multiplied in OpenSpiel's order (0 elsewhere); and [H] bool,
+    the histories ``BestResponsePolicy`` evaluates: all but those below an
+    edge of probability 0 out of a chance or other player's history with
+    no decision of ``player`` in between.
+  """
+  tree = view.tree
+  check_player(tree, player)
+  policy = policy_array(tree, policy)
+  best = best_response_actions(view, policy, player,
+                               tie_tolerance=tie_tolerance)
+  rows = tree.player_rows[player]
+  profile = policy.copy()
+  profile[rows] = 0.0
+  profile[np.arange(rows.start, rows.stop), best[rows]] = 1.0
+  weights = edge_weights(view, profile)
+  history_values = np.ascontiguousarray(
+      passes.expected_values(tree.parent, weights, view.utility)[:, player])
+  reach = kernels.counterfactual_weights(tree.parent, tree.node_player,
+                                         weights, player)
+  # A zero edge out of another player's or chance history hides the
+  # histories below it at its own-decision level (none of the player's
+  # decisions in between); each level's hidden ranges are subtrees.
+  level = kernels.own_levels(tree.parent, tree.node_player, player)
+  cut = np.flatnonzero((weights == 0.0) & (tree.parent_slot != player))
+  evaluated = np.ones(tree.num_histories, dtype=bool)
+  for cut_level in np.unique(level[cut]):
+    starts = cut[level[cut] == cut_level]
+    covers = np.zeros(tree.num_histories + 1, dtype=np.int64)
+    np.add.at(covers, starts, 1)
+    np.add.at(covers, tree.subtree_end[starts], -1)
+    evaluated &= ~((np.cumsum(covers[:-1]) > 0) & (level == cut_level))
+  return BestResponseDetails(float(history_values[0]), best, history_values,
+                             reach, evaluated)

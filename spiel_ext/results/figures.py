@@ -11,15 +11,11 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Sequence
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top,wrong-import-position
-import numpy as np  # pylint: disable=g-import-not-at-top,wrong-import-position
-import pandas as pd  # pylint: disable=g-import-not-at-top,wrong-import-position
-
-from spiel_ext.files import atomic_write  # pylint: disable=g-import-not-at-top,wrong-import-position
-from spiel_ext.results.labels import game_label  # pylint: disable=g-import-not-at-top,wrong-import-position
+from spiel_ext.files import atomic_write
+from spiel_ext.results.labels import game_label
 
 METRIC_LABELS = {
     "nash_conv": "NashConv",
@@ -31,21 +27,31 @@ METRIC_LABELS = {
 }
 
 
+def subplots(rows: int = 1, columns: int = 1, *, figsize=None, **options):
+  """``(figure, axes)`` as ``matplotlib.pyplot.subplots`` gives them, but
+  without pyplot: no global backend is chosen (a notebook keeps its own)
+  and no figure is left open. matplotlib is imported on first use, so that
+  importing the package stays fast."""
+  from matplotlib.figure import Figure  # pylint: disable=g-import-not-at-top
+  figure = Figure(figsize=figsize)
+  return figure, figure.subplots(rows, columns, **options)
+
+
+def color_cycle() -> list[str]:
+  """The colours of matplotlib's property cycle, in order."""
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  return matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
 def save_figure(figure, path: str | Path) -> list[Path]:
-  """Writes ``figure`` as PNG and PDF next to each other (each atomically);
-  closes it."""
+  """Writes ``figure`` (from :func:`subplots`) as PNG and PDF next to each
+  other, each atomically."""
   figure.tight_layout()
   path = Path(path)
-  written = []
-  try:
-    for suffix in ("png", "pdf"):
-      written.append(atomic_write(
-          path.with_suffix(f".{suffix}"),
-          lambda handle, kind=suffix: figure.savefig(handle, format=kind,
-                                                     dpi=150)))
-  finally:
-    plt.close(figure)
-  return written
+  return [atomic_write(path.with_suffix(f".{suffix}"),
+                       lambda handle, kind=suffix: figure.savefig(
+                           handle, format=kind, dpi=150))
+          for suffix in ("png", "pdf")]
 
 
 def band(frame: pd.DataFrame, x: str = "iteration",
@@ -78,7 +84,7 @@ def draw_lines(axis, data: pd.DataFrame, metric: str, *,
   another game)."""
   data = data[data.metric == metric]
   lines = list(line_order or dict.fromkeys(data[line]))
-  cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+  cycle = color_cycle()
   for index, name in enumerate(lines):
     series = data[data[line] == name]
     if series.empty:
@@ -129,7 +135,7 @@ def line_figure(frame: pd.DataFrame, metric: str, path: str | Path, *,
   if data.empty:
     raise ValueError(f"no rows with metric {metric!r} to plot.")
   panels = list(dict.fromkeys(data[panel]))
-  figure, axes = plt.subplots(1, len(panels), squeeze=False,
+  figure, axes = subplots(1, len(panels), squeeze=False,
                               figsize=(max(6.4, 4.6 * len(panels)), 4.2))
   for axis, panel_value in zip(axes[0], panels):
     draw_lines(axis, data[data[panel] == panel_value], metric, line=line,
@@ -159,9 +165,9 @@ def stacked_figure(frame: pd.DataFrame, metrics: Sequence[str],
   missing = [m for m in metrics if frame[frame.metric == m].empty]
   if missing:
     raise ValueError(f"no rows with metric(s) {missing} to plot.")
-  figure, axes = plt.subplots(len(metrics), 1, squeeze=False,
+  figure, axes = subplots(len(metrics), 1, squeeze=False,
                               figsize=(7.0, 3.4 * len(metrics)))
-  colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+  colors = color_cycle()
   names = list(line_order or dict.fromkeys(frame.algorithm))
   palette = {name: colors[i % len(colors)] for i, name in enumerate(names)}
   for number, (axis, metric) in enumerate(zip(axes[:, 0], metrics)):
@@ -198,7 +204,7 @@ def curves_figure(panels: Sequence[Sequence[CurvePanel]], path: str | Path,
   """
   rows, columns = len(panels), max(len(row) for row in panels)
   width = 5.2 * columns + (3.0 if legend_outside else 0.0)
-  figure, axes = plt.subplots(rows, columns, squeeze=False,
+  figure, axes = subplots(rows, columns, squeeze=False,
                               figsize=(max(width, 8.0), 3.4 * rows))
   for row, panel_row in enumerate(panels):
     for column in range(columns):
@@ -230,7 +236,7 @@ def histogram_figure(values, path: str | Path, *, xlabel: str, title: str,
                      ) -> list[Path]:
   """A histogram of ``values`` with optional vertical reference lines;
   PNG and PDF. Returns the files written."""
-  figure, axis = plt.subplots(figsize=(6.4, 4.2))
+  figure, axis = subplots(figsize=(6.4, 4.2))
   axis.hist(list(values), bins=bins, range=value_range, color="#4c72b0",
             edgecolor="white")
   for number, (label, value) in enumerate((reference or {}).items()):
@@ -262,7 +268,7 @@ def stacked_bars_figure(panels: dict[str, pd.DataFrame], path: str | Path,
   """
   tables = list(panels.values())
   width = max(3.4, 1.0 + 0.3 * len(tables[0]))
-  figure, axes = plt.subplots(1, len(tables), squeeze=False, sharey=True,
+  figure, axes = subplots(1, len(tables), squeeze=False, sharey=True,
                               figsize=(width * len(tables) + 1.4, 4.4))
   handles = {}
   for axis, (panel_title, table) in zip(axes[0], panels.items()):

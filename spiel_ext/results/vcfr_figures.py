@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from spiel_ext.analysis.claims import figure, table
@@ -21,7 +20,8 @@ from spiel_ext.analysis.vcfr import final_table, with_environment
 from spiel_ext.analysis.vcfr_paper_values import (AUTHORS_LEDUC4_LOGS,
                                                   AUTHORS_LEDUC4_ROUNDS,
                                                   LEDUC4)
-from spiel_ext.results.figures import draw_lines, line_figure, save_figure
+from spiel_ext.results.figures import (draw_lines, line_figure, save_figure,
+                                      subplots)
 from spiel_ext.results.tables import write_table
 
 FINAL = table("final")
@@ -63,7 +63,7 @@ def authors_logs_figure(frame: pd.DataFrame, path: Path) -> list[Path]:
               data.algorithm.isin(list(AUTHORS_LEDUC4_LOGS))]
   if data.empty:
     return []
-  canvas, axis = plt.subplots(figsize=(6.4, 4.2))
+  canvas, axis = subplots(figsize=(6.4, 4.2))
   colors = dict(zip(AUTHORS_LEDUC4_LOGS, ("C0", "C1", "C2")))
   draw_lines(axis, data, "nash_conv", line_order=list(AUTHORS_LEDUC4_LOGS),
              colors=colors, runs="environment")
