@@ -203,3 +203,42 @@ def test_relative_links_in_the_documentation_resolve():
       if not (page.parent / target).exists():
         broken.append(f"{page.relative_to(ROOT)} -> {target}")
   assert not broken, "\n".join(broken)
+
+
+_BASH = re.compile(r"^[ ]*```bash\n(.*?)^[ ]*```", re.M | re.S)
+_RUNNER = ("spiel-ext ", "python run_experiments.py ")
+
+
+def _runner_commands() -> list[tuple[str, list[str]]]:
+  """(page, argv) of every runner command in a bash block of the docs."""
+  commands = []
+  for page in _documentation_pages():
+    for block in _BASH.findall(page.read_text()):
+      for line in block.replace("\\\n", " ").splitlines():
+        for command in line.split("#", 1)[0].split("&&"):
+          command = command.strip()
+          for runner in _RUNNER:
+            if command.startswith(runner):
+              commands.append((page.relative_to(ROOT).as_posix(),
+                               command[len(runner):].split()))
+  return commands
+
+
+def test_documented_commands_are_valid_runs(tmp_path):
+  """Every runner command the docs show parses, and the runner's plan (which
+  checks every value before anything runs) accepts it."""
+  from absl import flags  # pylint: disable=g-import-not-at-top
+  from spiel_ext import cli  # pylint: disable=g-import-not-at-top
+  commands = _runner_commands()
+  assert len(commands) >= 8
+  for page, argv in commands:
+    flag_values = flags.FlagValues()
+    cli.define_flags(flag_values)
+    flag_values(["spiel-ext", *argv])
+    if flag_values.list:
+      continue
+    flag_values.output_dir = str(tmp_path / "out")
+    try:
+      cli.plan(flag_values)
+    except SystemExit as error:
+      raise AssertionError(f"{page}: spiel-ext {' '.join(argv)}: {error}")

@@ -21,7 +21,8 @@ SOLVERS = {
 }
 
 
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("game_name", [
+    "kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow)])
 def test_xfp_matches_openspiel_iterate_for_iterate(game_name):
   game = pyspiel.load_game(game_name)
   ours, reference = XFPSolver(game), fictitious_play.XFPSolver(game)

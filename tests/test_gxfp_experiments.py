@@ -201,6 +201,7 @@ def test_perturbed_nash_conv_metric_by_name():
 
 
 # ------------------------------------------------------ the experiments
+@pytest.mark.slow
 def test_gxfp_experiments_write_their_figures_tables_and_claims(tmp_path):
   _run("--experiment=gxfp_vnm_asymmetric", f"--output_dir={tmp_path}",
        "--iterations=200", "--seeds=1",

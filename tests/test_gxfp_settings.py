@@ -75,6 +75,7 @@ def test_the_settings_table_marks_lost_numbers_as_ours(experiment):
             " ".join(c.paper_setting for c in experiment.choices))
 
 
+@pytest.mark.slow
 def test_cfr_light_start_is_worth_about_one_iteration_of_openspiels_regret():
   """OpenSpiel's CFR, one iteration from the uniform strategy on the paper
   scale's N = 57 raise game: the mean over infosets of the largest |regret|

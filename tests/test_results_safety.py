@@ -80,6 +80,7 @@ def _start_paused(flags, folder):
                        process.communicate()[1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["fresh", "resume"])
 def test_a_second_runner_is_refused_and_the_first_completes_exactly(
     tmp_path, mode):
@@ -108,6 +109,7 @@ def test_a_second_runner_is_refused_and_the_first_completes_exactly(
                                 shared)
 
 
+@pytest.mark.slow
 def test_workers_die_with_a_killed_runner(tmp_path):
   """kill -9 of the runner alone (not its process group) while its two
   workers are mid-unit: they stop writing at once, so the next --resume is
@@ -175,6 +177,7 @@ def test_a_lock_left_by_a_killed_process_is_taken_over(tmp_path, caplog):
 
 
 # ------------------------------------------------ never delete unasked
+@pytest.mark.slow
 def test_a_rerun_without_flags_is_refused_and_keeps_the_results(tmp_path):
   flags = SMALL + ["--iterations=20", f"--output_dir={tmp_path}"]
   _run(*flags)
@@ -210,6 +213,7 @@ def test_a_refused_value_with_overwrite_keeps_the_old_run(tmp_path):
   assert _files(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_a_missing_or_wrong_config_falls_back_to_the_manifest(tmp_path):
   flags = SMALL + ["--iterations=20", f"--output_dir={tmp_path}"]
   _run(*flags)
@@ -253,6 +257,7 @@ def test_one_experiment_s_partial_results_do_not_stop_the_report(tmp_path):
   assert "| Pref-CFR" in text.split("## pref_cfr_kuhn_alpha", 1)[1]
 
 
+@pytest.mark.slow
 def test_a_unit_folder_of_another_run_is_not_merged(tmp_path):
   ours, theirs = tmp_path / "ours", tmp_path / "theirs"
   _run(*SMALL, "--iterations=20", f"--output_dir={ours}")

@@ -24,6 +24,7 @@ def _run(*flags, check=True):
   return result
 
 
+@pytest.mark.slow
 def test_small_quickstart_writes_results_figure_and_table(tmp_path):
   result = _run("--experiment=quickstart", f"--output_dir={tmp_path}",
                 "--iterations=40", "--seeds=2",
@@ -150,6 +151,7 @@ def test_ray_executor_writes_the_local_rows(tmp_path):
   pd.testing.assert_frame_equal(local, ray)
 
 
+@pytest.mark.slow
 def test_bufp_experiments_and_the_report(tmp_path):
   """Tiny runs of the BUFP experiments write their figures and tables, and
   the report has a row for each of their claims."""
@@ -172,6 +174,7 @@ def test_bufp_experiments_and_the_report(tmp_path):
   assert "recovered loss %" in text and "Fig. 2" in text
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_uninterrupted_rows(tmp_path):
   """kill -9 in the middle of a real experiment, then --resume: the same
   rows as a run never interrupted, none twice, finished units untouched."""

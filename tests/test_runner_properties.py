@@ -84,6 +84,7 @@ def test_any_flags_give_a_clear_error_or_a_valid_plan(argv):
   _check(argv, run=False)
 
 
+@pytest.mark.slow
 @hypothesis.settings(max_examples=25, **_SETTINGS)
 @hypothesis.given(argv=_argv())
 def test_any_flags_give_a_clear_error_or_a_valid_run(argv):

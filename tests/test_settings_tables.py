@@ -60,6 +60,7 @@ def test_settings_table_by_hand():
   assert settings_table([], []) == []
 
 
+@pytest.mark.slow
 def test_report_gives_each_verdict_its_setting(tmp_path):
   """A tiny run of every variant of the Kuhn alpha experiment: the report
   has the settings table and one verdict row per variant, named."""
