@@ -11,7 +11,9 @@ works. The games are ``spiel_ext_leduc``, ``spiel_ext_bid_leduc``,
 :mod:`spiel_ext.games`). Subpackages:
 ``spiel_ext.engine`` (compiled game trees and the shared numba passes),
 ``spiel_ext.algorithms``, ``spiel_ext.games`` and ``spiel_ext.eval``; import
-the one you need.
+the one you need. ``spiel_ext.exploitability`` has the names and signatures
+of OpenSpiel's ``exploitability`` module, and ``spiel_ext.cli`` is the
+``spiel-ext`` command.
 """
 
 __version__ = "0.1.0"
