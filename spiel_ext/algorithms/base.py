@@ -28,7 +28,10 @@ Every solver class names its hyperparameters once, in a frozen dataclass
 config=None, **shortcuts)`` (:mod:`spiel_ext.algorithms.protocol`). The
 solver's whole state is that config and the numpy arrays named in
 ``_STATE_ARRAYS``, so ``state_dict()`` / ``load_state_dict()`` and pickling
-checkpoint and resume a run exactly, random generator included.
+checkpoint and resume a run exactly, random generator included. A solver's
+rules may keep arrays of their own across iterations (``initial_state``, see
+:mod:`spiel_ext.algorithms.regret_rules`); :meth:`Solver._adopt_rule_state`
+makes them part of the state beside ``_STATE_ARRAYS``.
 """
 
 from __future__ import annotations
@@ -172,6 +175,8 @@ class Solver:
     self._rng = np.random.default_rng(self._config.seed)
     self._iteration = 0
     self._current_policy: TabularPolicy | None = None
+    # The rules' own arrays by name (see _adopt_rule_state).
+    self._rule_state: dict[str, np.ndarray] = {}
     self._build()
 
   @classmethod
@@ -213,6 +218,40 @@ class Solver:
   def _build(self) -> None:
     """Creates the solver's arrays and rules from ``self.config`` (after
     the game is compiled and the generator seeded)."""
+
+  def _adopt_rule_state(self, rules: tuple[Any, ...]) -> None:
+    """Creates the arrays the ``rules`` keep across iterations (each rule's
+    optional ``initial_state(tree)``) and makes them part of the solver's
+    state: saved by :meth:`state_dict`, restored by
+    :meth:`load_state_dict`.
+
+    Raises:
+      ValueError: a rule's array without one row per infoset, or a name
+        that another rule or a solver array already uses.
+    """
+    tree = self._tree
+    for rule in rules:
+      initial_state = getattr(rule, "initial_state", None)
+      if initial_state is None:
+        continue
+      for name, array in initial_state(tree).items():
+        if name in self._rule_state or name in self._STATE_ARRAYS:
+          raise ValueError(f"{type(rule).__name__}.initial_state: the array "
+                           f"name {name!r} is already used by this solver.")
+        array = np.asarray(array)
+        if array.ndim == 0 or array.shape[0] != tree.num_infosets:
+          raise ValueError(
+              f"{type(rule).__name__}.initial_state: array {name!r} has "
+              f"shape {array.shape}; its first axis must be the "
+              f"{tree.num_infosets} infosets.")
+        self._rule_state[name] = array
+
+  def _state_arrays(self) -> dict[str, np.ndarray]:
+    """The arrays that, with the iteration and the generator, are the
+    solver's state: ``_STATE_ARRAYS`` and the rules' own."""
+    arrays = {name: getattr(self, name) for name in self._STATE_ARRAYS}
+    arrays.update(self._rule_state)
+    return arrays
 
   # ------------------------------------------------------------- contract
   @property
@@ -319,8 +358,8 @@ class Solver:
         "iteration": self._iteration,
         "rng_state": self._rng.bit_generator.state,
     }
-    state.update({name: getattr(self, name).copy()
-                  for name in self._STATE_ARRAYS})
+    state.update({name: array.copy()
+                  for name, array in self._state_arrays().items()})
     return state
 
   def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -354,16 +393,18 @@ class Solver:
           + ", ".join(f"{field}={short_repr(theirs[field])}, here "
                       f"{short_repr(mine[field])}" for field in differing)
           + f"); build the solver with {name}.from_state_dict(state).")
-    for array_name in self._STATE_ARRAYS:
+    arrays = self._state_arrays()
+    for array_name, current in arrays.items():
+      if array_name not in state:
+        raise ValueError(f"checkpoint has no array {array_name}.")
       value = np.asarray(state[array_name])
-      current = getattr(self, array_name)
       if (value.shape != current.shape or value.dtype.kind not in "biuf" or
           not np.all(np.isfinite(value))):
         raise ValueError(f"checkpoint array {array_name} is corrupt: shape "
                          f"{value.shape} (expected {current.shape}) or "
                          "non-finite entries.")
-    for array_name in self._STATE_ARRAYS:
-      getattr(self, array_name)[...] = state[array_name]
+    for array_name, current in arrays.items():
+      current[...] = state[array_name]
     self._iteration = int(state["iteration"])
     self._rng.bit_generator.state = state["rng_state"]
 

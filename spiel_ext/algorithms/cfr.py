@@ -60,8 +60,13 @@ Rules = tuple[RegretRule, AveragingRule, StrategyRule]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class _RegretMatchingConfig(SolverConfig):
-  """The options of a regret-matching variant with fixed rules."""
+class RegretMatchingConfig(SolverConfig):
+  __doc__ = f"""The options every regret-matching variant with fixed rules
+  has; a variant's config adds its own fields and says which rules it runs
+  (``rules()``).
+
+  Attributes:{REGRET_OPTIONS_DOC}
+  """
 
   alternating_updates: bool = True
   random_init: bool = False
@@ -76,7 +81,7 @@ class _RegretMatchingConfig(SolverConfig):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class CFRConfig(_RegretMatchingConfig):
+class CFRConfig(RegretMatchingConfig):
   __doc__ = f"""Vanilla CFR's hyperparameters: plain regrets, uniform
   average, regret matching.
 
@@ -88,7 +93,7 @@ class CFRConfig(_RegretMatchingConfig):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class CFRPlusConfig(_RegretMatchingConfig):
+class CFRPlusConfig(RegretMatchingConfig):
   __doc__ = f"""CFR+'s hyperparameters: regrets floored at 0 (regret
   matching+), linear average, regret matching.
 
@@ -100,7 +105,7 @@ class CFRPlusConfig(_RegretMatchingConfig):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class LCFRConfig(_RegretMatchingConfig):
+class LCFRConfig(RegretMatchingConfig):
   __doc__ = f"""Linear CFR's hyperparameters: DCFR with alpha = beta =
   gamma = 1.
 

@@ -62,7 +62,8 @@ from spiel_ext.algorithms.protocol import config_to_plain, plain_data
 from spiel_ext.algorithms.regret import (REGRET_OPTIONS_DOC,
                                          RegretMinimizationSolver,
                                          check_regret_options)
-from spiel_ext.algorithms.regret_rules import check_dcfr_parameters
+from spiel_ext.algorithms.regret_rules import (UpdateContext,
+                                               check_dcfr_parameters)
 from spiel_ext.engine import GameTree
 
 _jit = numba.njit(cache=True, nogil=True)
@@ -150,28 +151,46 @@ def preference_best_response(cumulative_regret, legal, delta, shifts, out):
 
 class PreferenceRule:
   """Strategy rule of Pref-CFR for the regret-minimisation core
-  (a :class:`regret_rules.StrategyRule`).
+  (a :class:`regret_rules.StrategyRule`), with this solver's degrees.
 
-  ``cumulative_reach`` is W(I) of the ``"conditional"`` unit (read, not
-  written: the solver accumulates it); None for ``"reach_weighted"``, whose
-  W is the iteration count t.
+  In the ``"conditional"`` unit the rule keeps W(I), the others' and
+  chance's reach of I summed over iterations, as its own array
+  ``cumulative_reach`` (``initial_state``): each update adds
+  ``context.others_reach`` before the strategy is computed. In the
+  ``"reach_weighted"`` unit W is the iteration count t; ``cumulative_reach``
+  is kept all the same, so that it can be read and is checkpointed alike.
+
+  Args:
+    variant: "rm" or "br".
+    delta: the preference degrees, [infosets, actions].
+    beta: the vulnerability degrees, [infosets].
+    conditional: True for the "conditional" unit, False for
+      "reach_weighted".
   """
 
   def __init__(self, variant: str, delta: np.ndarray, beta: np.ndarray,
-               cumulative_reach: np.ndarray | None = None):
+               conditional: bool = True):
     self.kernel = (preference_regret_matching if variant == "rm" else
                    preference_best_response)
     self.delta = delta
     self.beta = beta
-    self.cumulative_reach = cumulative_reach
+    self.conditional = conditional
 
-  def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
-               t: int, rows: slice, out: np.ndarray) -> None:
-    if self.cumulative_reach is None:
-      shifts = self.beta[rows] * float(max(t, 1))
+  def initial_state(self, tree: GameTree) -> dict[str, np.ndarray]:
+    return {"cumulative_reach": np.zeros(tree.num_infosets)}
+
+  def strategy(self, cumulative_regret: np.ndarray, context: UpdateContext,
+               out: np.ndarray) -> None:
+    cumulative_reach = context.state["cumulative_reach"]
+    if context.others_reach is not None:
+      cumulative_reach += context.others_reach
+    rows = context.rows
+    if self.conditional:
+      shifts = self.beta[rows] * cumulative_reach
     else:
-      shifts = self.beta[rows] * self.cumulative_reach[rows]
-    self.kernel(cumulative_regret, legal, self.delta[rows], shifts, out)
+      shifts = self.beta[rows] * float(max(context.t, 1))
+    self.kernel(cumulative_regret, context.legal, self.delta[rows], shifts,
+                out)
 
 
 # --------------------------------------------------------- infoset scopes
@@ -650,15 +669,20 @@ class PrefCFRSolver(RegretMinimizationSolver):
   Config = PrefCFRConfig
   _RENAMED = {"alpha": "dcfr_alpha", "beta": "dcfr_beta",
               "gamma": "dcfr_gamma"}
-  _STATE_ARRAYS = RegretMinimizationSolver._STATE_ARRAYS + (
-      "cumulative_reach",)
 
   @property
   def vulnerability_unit(self) -> str:
     """What beta is compared with (the config's)."""
     return self._config.vulnerability_unit
 
+  @property
+  def cumulative_reach(self) -> np.ndarray:
+    """W(I) of the "conditional" unit, [infosets]: the preference rule's
+    own array (kept in both units)."""
+    return self._rule_state["cumulative_reach"]
+
   def _make_rules(self):
+    # The degrees are the config's specs applied to this game.
     config = self._config
     tree = self._tree
     resolve_scope(tree, config.where)  # Checked even when no spec reads it.
@@ -668,19 +692,10 @@ class PrefCFRSolver(RegretMinimizationSolver):
     self.vulnerability = _apply_vulnerability(tree, config._vulnerability,
                                               config.where)
     # pylint: enable=protected-access
-    # W(I) of the conditional unit; kept for both units (it is cheap) so
-    # that it can be read, and checkpointed with the rest of the state.
-    self.cumulative_reach = np.zeros(tree.num_infosets)
     regret_rule, averaging, _ = config.base_config().rules()
     return regret_rule, averaging, PreferenceRule(
         config.variant, self.preference, self.vulnerability,
-        self.cumulative_reach
-        if config.vulnerability_unit == "conditional" else None)
-
-  def _apply_update(self, player: int, update, t: int) -> None:
-    rows = self._tree.player_rows[player]
-    self.cumulative_reach[rows] += update.others_reach
-    super()._apply_update(player, update, t)
+        config.vulnerability_unit == "conditional")
 
   # ----------------------------------------------------------- checkpoint
   def _plain_config(self) -> dict[str, Any]:

@@ -9,16 +9,18 @@ the same profile (simultaneous):
 
   v_i(I, a)  = sum_{h in I} x_{-i}(h) u_i(h.a)            (engine pass)
   r(I, a)    = v_i(I, a) - sum_b sigma(I, b) v_i(I, b)     instantaneous regret
-  R          <- regret_rule.finish(R + r, t)               CFR: R + r
   S(I, a)    += averaging.weight(t) * x_i(I) * sigma(I, a) average numerator
-  sigma(I)   <- strategy_rule(R(I), t)                    CFR: regret matching
+  R          <- regret_rule.update(R, context)             CFR: R + r
+  sigma(I)   <- strategy_rule.strategy(R, context)         CFR: regret matching
 
 A variant is a choice of the three rules of
-:mod:`spiel_ext.algorithms.regret_rules`; CFR, CFR+, DCFR and Pref-CFR
-differ only there, and each variant's config says which rules it uses
-(its ``rules()`` method; :class:`RegretMinimizationConfig` takes them as
-fields). The traversal is the engine's
-(:meth:`GameTree.player_counterfactual_values`).
+:mod:`spiel_ext.algorithms.regret_rules`; CFR, CFR+, DCFR, DCFR+, PCFR+,
+PDCFR+ and Pref-CFR differ only there, and each variant's config says which
+rules it uses (its ``rules()`` method; :class:`RegretMinimizationConfig`
+takes them as fields). The rules see an
+:class:`~spiel_ext.algorithms.regret_rules.UpdateContext` and may keep
+arrays of their own (``initial_state``), which the solver checkpoints. The
+traversal is the engine's (:meth:`GameTree.player_counterfactual_values`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from spiel_ext.algorithms.checks import (check_bool, check_methods,
 from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
                                                PowerAveraging, RegretMatching,
                                                RegretRule, StrategyRule,
+                                               UpdateContext,
                                                absorb_iteration)
 from spiel_ext.engine import GameView, PlayerPass
 
@@ -86,7 +89,7 @@ class RegretMinimizationConfig(SolverConfig):
   __doc__ = f"""Regret minimisation with any three rules (default: CFR's).
 
   Attributes:
-    regret_rule: how R + r is finished (a :class:`RegretRule`, e.g.
+    regret_rule: how R is updated with r (a :class:`RegretRule`, e.g.
       ``PlainRegrets()``, ``PlusRegrets()``, ``DiscountedRegrets(1.5, 0)``).
     averaging: the average's weights (an :class:`AveragingRule`, e.g.
       ``PowerAveraging(0.0)``).
@@ -107,7 +110,7 @@ class RegretMinimizationConfig(SolverConfig):
   seed: int | None = 0
 
   def __post_init__(self) -> None:
-    check_methods("regret_rule", self.regret_rule, ("finish",), "RegretRule")
+    check_methods("regret_rule", self.regret_rule, ("update",), "RegretRule")
     check_methods("averaging", self.averaging, ("weight", "scale_exponent"),
                   "AveragingRule")
     check_methods("strategy_rule", self.strategy_rule, ("strategy",),
@@ -151,8 +154,9 @@ class RegretMinimizationSolver(Solver):
 
   def _build(self) -> None:
     config = self._config
-    (self._regret_rule, self._averaging,
-     self._strategy_rule) = self._make_rules()
+    rules = self._make_rules()
+    self._regret_rule, self._averaging, self._strategy_rule = rules
+    self._adopt_rule_state(rules)
     tree = self._tree
     shape = (tree.num_infosets, tree.num_distinct_actions)
     self._legal = tree.infoset_legal
@@ -165,8 +169,8 @@ class RegretMinimizationSolver(Solver):
                                      self._rng.random(shape) * self._legal)
       self.cumulative_policy[...] = (config.init_scale *
                                      self._rng.random(shape) * self._legal)
-      for rows in tree.player_rows:
-        self._update_strategy(rows, 1)
+      for player in range(tree.num_players):
+        self._update_strategy(self._context(player, 1))
 
   def _make_rules(self) -> tuple[RegretRule, AveragingRule, StrategyRule]:
     """The (regret, averaging, strategy) rules this solver runs."""
@@ -202,6 +206,20 @@ class RegretMinimizationSolver(Solver):
   def _compute_update(self, player: int) -> PlayerPass:
     return self._view.player_counterfactual_values(self._current, player)
 
+  def _context(self, player: int, t: int,
+               update: PlayerPass | None = None,
+               instant_regret: np.ndarray | None = None) -> UpdateContext:
+    """The rules' view of ``player``'s update at iteration t (without an
+    update: the context of a strategy asked for before any)."""
+    rows = self._tree.player_rows[player]
+    state = {name: array[rows] for name, array in self._rule_state.items()}
+    if update is None:
+      return UpdateContext(t, player, rows, self._legal[rows],
+                           self._current[rows], state=state)
+    return UpdateContext(t, player, rows, self._legal[rows],
+                         self._current[rows], instant_regret, update.cfv,
+                         update.own_reach, update.others_reach, state)
+
   def _apply_update(self, player: int, update: PlayerPass, t: int) -> None:
     rows = self._tree.player_rows[player]
     cumulative_policy = self.cumulative_policy[rows]
@@ -209,17 +227,19 @@ class RegretMinimizationSolver(Solver):
              self._averaging.scale_exponent(t))
     if shift:
       np.ldexp(cumulative_policy, shift, out=cumulative_policy)
+    instant_regret = np.empty_like(update.cfv)
     absorb_iteration(update.cfv, self._current[rows], self._legal[rows],
                      update.own_reach, self._averaging.weight(t),
-                     self.cumulative_regret[rows], cumulative_policy)
-    self._regret_rule.finish(self.cumulative_regret[rows], t)
-    self._update_strategy(rows, t)
+                     instant_regret, cumulative_policy)
+    context = self._context(player, t, update, instant_regret)
+    self._regret_rule.update(self.cumulative_regret[rows], context)
+    self._update_strategy(context)
 
-  def _update_strategy(self, rows: slice, t: int) -> None:
-    out = np.empty_like(self._current[rows])
-    self._strategy_rule.strategy(self.cumulative_regret[rows],
-                                 self._legal[rows], t, rows, out)
-    self._current[rows] = out
+  def _update_strategy(self, context: UpdateContext) -> None:
+    out = np.empty_like(context.current)
+    self._strategy_rule.strategy(self.cumulative_regret[context.rows],
+                                 context, out)
+    self._current[context.rows] = out
 
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:

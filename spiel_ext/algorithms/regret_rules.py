@@ -1,11 +1,22 @@
-"""The three rules that tell the CFR variants apart, and the kernels they use.
+"""The rules that tell the CFR variants apart, the context they see, and
+their kernels.
 
 A regret minimiser's iteration (see :mod:`spiel_ext.algorithms.regret`) is
-fixed except for three rules, each a small object with one method:
+fixed except for three rules, each a small object:
 
-  RegretRule     finish(R, t):    R <- finish(R + r) in place
-  AveragingRule  weight(t):       the weight of iteration t in the average
-  StrategyRule   strategy(R, ..): the next current strategy from R
+  RegretRule     update(R, context):       R <- f(R, r_t) in place
+  AveragingRule  weight(t):                iteration t's weight in the average
+  StrategyRule   strategy(R, context, out): the next current strategy
+
+Each update receives an :class:`UpdateContext`: the iteration t, the
+player, the player's infoset rows, the instantaneous counterfactual regret
+r_t(I, a) = v_i(I, a) - sum_b sigma_t(I, b) v_i(I, b), the counterfactual
+values, the reaches and the strategy sigma_t the pass evaluated. A rule
+that needs memory across iterations (a prediction, a previous strategy, a
+magnet, a running sum) declares its arrays with ``initial_state(tree)``;
+the solver creates them once, hands them to every update (``context.state``,
+sliced to the player's rows) and saves them in ``state_dict()`` and
+checkpoints, so a run with such a rule resumes exactly.
 
 CFR (Martin Zinkevich, Michael Johanson, Michael Bowling, Carmelo Piccione,
 "Regret Minimization in Games with Incomplete Information", NeurIPS 2007,
@@ -20,14 +31,17 @@ t^beta / (t^beta + 1), average weighted by t^gamma.
 The rules are small frozen value objects (registered as plain data, so a
 config holding them checkpoints as plain data); each solver's config says
 which it uses, in one place (``CFRConfig.rules()`` and its siblings in
-:mod:`spiel_ext.algorithms.cfr`).
+:mod:`spiel_ext.algorithms.cfr`). A new variant is one module holding its
+rule and its solver class (:mod:`spiel_ext.algorithms.pcfr_plus`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Protocol
+import types
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Protocol
 
 import numba
 import numpy as np
@@ -41,8 +55,9 @@ _jit = numba.njit(cache=True, nogil=True)
 # ----------------------------------------------------------------- kernels
 @_jit
 def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
-                     cumulative_regret, cumulative_policy):
-  """R(I, a) += v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions and
+                     instant_regret, cumulative_policy):
+  """r(I, a) = v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions (0
+  elsewhere), written to ``instant_regret``, and
   S(I, a) += average_weight * x_i(I) * sigma(I, a)."""
   for row in range(cfv.shape[0]):
     infoset_value = 0.0
@@ -51,8 +66,10 @@ def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
     scale = average_weight * own_reach[row]
     for a in range(cfv.shape[1]):
       if legal[row, a]:
-        cumulative_regret[row, a] += cfv[row, a] - infoset_value
+        instant_regret[row, a] = cfv[row, a] - infoset_value
         cumulative_policy[row, a] += scale * policy[row, a]
+      else:
+        instant_regret[row, a] = 0.0
 
 
 @_jit
@@ -89,10 +106,44 @@ def discount_regrets(cumulative_regret, positive_factor, negative_factor):
 
 
 # -------------------------------------------------------------- interfaces
-class RegretRule(Protocol):
-  """Finishes the regret update R <- R + r (already added) in place."""
+class UpdateContext(NamedTuple):
+  """What one player's update at iteration t hands its rules.
 
-  def finish(self, cumulative_regret: np.ndarray, t: int, /) -> None:
+  Arrays are on the player's infoset rows (``rows`` of the whole tables).
+
+  Attributes:
+    t: the iteration, from 1.
+    player: the player being updated.
+    rows: the player's rows of the [infosets, actions] tables.
+    legal: [rows, actions], True where an action is legal.
+    current: sigma_t, the strategy the pass evaluated (before this update).
+    instant_regret: r_t(I, a) = v_i(I, a) - sum_b sigma_t(I, b) v_i(I, b),
+      0 on illegal actions; None when the solver asks for a strategy before
+      any update (a random start).
+    cfv: v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a), or None (as above).
+    own_reach: x_i(I), or None (as above).
+    others_reach: sum_{h in I} x_{-i}(h), or None (as above).
+    state: the rules' own arrays (see ``initial_state``), each sliced to
+      ``rows``: writing into them updates the solver's state.
+  """
+  t: int
+  player: int
+  rows: slice
+  legal: np.ndarray
+  current: np.ndarray
+  instant_regret: np.ndarray | None = None
+  cfv: np.ndarray | None = None
+  own_reach: np.ndarray | None = None
+  others_reach: np.ndarray | None = None
+  state: Mapping[str, np.ndarray] = types.MappingProxyType({})
+
+
+class RegretRule(Protocol):
+  """Updates the player's cumulative regrets R (its rows, in place) with
+  ``context.instant_regret``: CFR's is R <- R + r."""
+
+  def update(self, cumulative_regret: np.ndarray, context: UpdateContext,
+             /) -> None:
     ...
 
 
@@ -112,11 +163,23 @@ class AveragingRule(Protocol):
 
 
 class StrategyRule(Protocol):
-  """Writes the next current strategy of the infosets ``rows`` into ``out``
-  from their cumulative regrets at iteration t."""
+  """Writes the player's next current strategy (its rows) into ``out`` from
+  their cumulative regrets R, after the regret rule's update."""
 
-  def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
-               t: int, rows: slice, out: np.ndarray, /) -> None:
+  def strategy(self, cumulative_regret: np.ndarray, context: UpdateContext,
+               out: np.ndarray, /) -> None:
+    ...
+
+
+class RuleWithState(Protocol):
+  """Optional on any rule: the arrays it keeps across iterations.
+
+  ``initial_state(tree)`` returns {name: array} with one row per infoset
+  (first axis ``tree.num_infosets``); names are unique among a solver's
+  rules and become keys of its ``state_dict()``.
+  """
+
+  def initial_state(self, tree: Any, /) -> dict[str, np.ndarray]:
     ...
 
 
@@ -126,8 +189,9 @@ class StrategyRule(Protocol):
 class PlainRegrets:
   """CFR: R <- R + r."""
 
-  def finish(self, _cumulative_regret: np.ndarray, _t: int) -> None:
-    """Nothing left to do."""
+  def update(self, cumulative_regret: np.ndarray,
+             context: UpdateContext) -> None:
+    cumulative_regret += context.instant_regret
 
 
 @plain_data
@@ -135,23 +199,31 @@ class PlainRegrets:
 class PlusRegrets:
   """CFR+ (regret matching+): R <- max(R + r, 0)."""
 
-  def finish(self, cumulative_regret: np.ndarray, _t: int) -> None:
+  def update(self, cumulative_regret: np.ndarray,
+             context: UpdateContext) -> None:
+    cumulative_regret += context.instant_regret
     np.maximum(cumulative_regret, 0.0, out=cumulative_regret)
 
 
-def discount_factor(t: int, exponent: float) -> float:
-  """t^e / (t^e + 1), for any finite e and t >= 1 without overflow.
+def discount_factor(t: int, exponent: float, offset: float = 1.0) -> float:
+  """t^e / (t^e + c) for c = ``offset`` > 0, any finite e and t >= 0,
+  without overflow (t = 0 gives 0 for e > 0, 1 / (1 + c) for e = 0 and 1
+  for e < 0).
 
-  Computed as OpenSpiel's DCFR computes it while t^e is a moderate number,
-  and as 1 / (1 + t^-e) (rounding to 1, or to t^e near 0) beyond.
+  Computed as OpenSpiel's DCFR computes it (c = 1) while t^e is a moderate
+  number, and as 1 / (1 + c t^-e) (rounding to 1, or to t^e / c near 0)
+  beyond.
   """
+  if t == 0:
+    return 0.0 if exponent > 0 else (1.0 / (1.0 + offset)
+                                     if exponent == 0 else 1.0)
   log_power = exponent * math.log(t)
   if log_power > 700.0:
-    return 1.0 / (1.0 + math.exp(-log_power))
+    return 1.0 / (1.0 + offset * math.exp(-log_power))
   if log_power < -700.0:
-    return math.exp(log_power)
+    return math.exp(log_power) / offset
   power = float(t)**exponent
-  return power / (power + 1)
+  return power / (power + offset)
 
 
 @plain_data
@@ -163,9 +235,11 @@ class DiscountedRegrets:
   alpha: float
   beta: float
 
-  def finish(self, cumulative_regret: np.ndarray, t: int) -> None:
-    discount_regrets(cumulative_regret, discount_factor(t, self.alpha),
-                     discount_factor(t, self.beta))
+  def update(self, cumulative_regret: np.ndarray,
+             context: UpdateContext) -> None:
+    cumulative_regret += context.instant_regret
+    discount_regrets(cumulative_regret, discount_factor(context.t, self.alpha),
+                     discount_factor(context.t, self.beta))
 
 
 # --------------------------------------------------------- averaging rules
@@ -208,15 +282,24 @@ class PowerAveraging:
     return 2.0**(self.gamma * math.log2(t) - exponent)
 
 
+@_jit
+def discount_and_add(cumulative_regret, factor, instant_regret, floor):
+  """R <- R * factor + r, then, with ``floor``, max(., 0)."""
+  for row in range(cumulative_regret.shape[0]):
+    for a in range(cumulative_regret.shape[1]):
+      value = cumulative_regret[row, a] * factor + instant_regret[row, a]
+      cumulative_regret[row, a] = max(value, 0.0) if floor else value
+
+
 # ---------------------------------------------------------- strategy rules
 @plain_data
 @dataclasses.dataclass(frozen=True)
 class RegretMatching:
   """sigma(I, a) = R+(I, a) / sum_b R+(I, b); uniform when no R > 0."""
 
-  def strategy(self, cumulative_regret: np.ndarray, legal: np.ndarray,
-               _t: int, _rows: slice, out: np.ndarray) -> None:
-    regret_matching(cumulative_regret, legal, out)
+  def strategy(self, cumulative_regret: np.ndarray, context: UpdateContext,
+               out: np.ndarray) -> None:
+    regret_matching(cumulative_regret, context.legal, out)
 
 
 # The largest DCFR gamma accepted. For t < 2^63, gamma log2(t) then stays
