@@ -189,8 +189,8 @@ class MMDSolver(Solver):
           f"has {tree.num_players} players.")
     if game_type.utility != pyspiel.GameType.Utility.ZERO_SUM:
       raise ValueError(
-          f"MMDSolver needs a two-player zero-sum game; {tree.game_string} "
-          f"is {game_type.utility.name.lower().replace('_', '-')}.")
+          f"MMDSolver needs a two-player zero-sum game; {tree.game_string}'s "
+          f"utility type is {game_type.utility.name}.")
     if not tree.perfect_recall:
       raise ValueError(
           f"{tree.game_string}'s infostate strings do not have perfect "
