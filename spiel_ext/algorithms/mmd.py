@@ -1,18 +1,20 @@
-r"""Magnetic mirror descent (MMD) with the dilated entropy.
+"""Magnetic mirror descent (MMD) with the dilated entropy.
 
 Samuel Sokota, Ryan D'Orazio, J. Zico Kolter, Nicolas Loizou, Marc Lanctot,
 Ioannis Mitliagkas, Noam Brown, Christian Kroer, "A Unified Approach to
 Reinforcement Learning, Quantal Response Equilibria, and Two-Player
-Zero-Sum Games", ICLR 2023, arXiv:2206.05825: the MMD update (their
-eq. 2, section 3), run on the sequence form with the dilated entropy psi as
-mirror map and as magnet, as OpenSpiel's
-``open_spiel.python.algorithms.mmd_dilated.MMDDilatedEnt``, which
-:class:`MMDSolver` matches iterate for iterate.
+Zero-Sum Games", ICLR 2023, arXiv:2206.05825: the magnetic mirror
+descent update (their Algorithm 3.1, the non-Euclidean proximal gradient
+step of section 3, with the regulariser g = psi), run on the sequence form
+with the dilated entropy psi as both mirror map and regulariser, as
+OpenSpiel's ``open_spiel.python.algorithms.mmd_dilated.MMDDilatedEnt``,
+which :class:`MMDSolver` matches iterate for iterate.
 
 Each player i keeps a sequence-form strategy x_i (x_i(I, a) = x_i(I)
 sigma_i(I, a), the player's own reach of I times the behavioural
 strategy). One iteration updates both players from the same profile
-(simultaneous updates, as OpenSpiel): with stepsize eta and
+(simultaneous updates, as OpenSpiel; alternating updates are an option):
+with stepsize eta and
 regularisation weight alpha,
 
   x_i <- argmax_x  eta <G_i, x> - alpha eta psi(x) - B_psi(x; x_i)
@@ -25,16 +27,19 @@ Bregman divergence of psi. Its solution is the dilated-entropy prox of
   g_i = (-eta G_i - grad psi(x_i)) / (1 + eta alpha),
   grad psi(x_i)(I, a) = log sigma_i(I, a) + 1 - |C(I, a)|,
 
-computed on the tree bottom-up: at each infoset J of player i, deepest
-first, sigma_i(J) = softmax(-g_i(J, .)), and the parent sequence's entry of
-g_i grows by sum_b sigma_i(J, b) (g_i(J, b) + log sigma_i(J, b)) (the
-kernels are in :mod:`spiel_ext.engine.dilated_passes`; G_i is one forward
-reach pass of the engine and one sweep over the terminals). With alpha > 0
+with |C(I, a)| the number of player i's infosets whose previous own
+sequence is (I, a) (the gradient is 0 below infosets x_i does not reach).
+The prox is computed on the tree bottom-up: at each infoset J of player
+i, deepest first, sigma_i(J) = softmax(-g_i(J, .)), and the parent
+sequence's entry of g_i grows by sum_b sigma_i(J, b) (g_i(J, b) +
+log sigma_i(J, b)) (the kernels are in
+:mod:`spiel_ext.engine.dilated_passes`; G_i is one forward reach pass of
+the engine and one sweep over the terminals). With alpha > 0
 the last iterate converges linearly to the alpha-QRE of the reduced normal
-form (the paper's Theorem 3.4, with stepsize eta <= alpha / L^2; OpenSpiel's
-default eta = alpha / max |A|^2, A the sequence-form payoff matrix). With
-alpha = 0 it is mirror descent ascent, whose average converges to a Nash
-equilibrium.
+form for small enough stepsizes (the paper's Theorem 3.4; OpenSpiel's
+default is eta = alpha / max |A|^2, A the sequence-form payoff matrix).
+With alpha = 0 it is mirror descent ascent, whose average approaches a
+Nash equilibrium.
 
 The average is OpenSpiel's: the uniform mean of the sequence forms x_0
 (uniform play), x_1, ..., x_t, read back as a behavioural strategy
@@ -125,7 +130,7 @@ def sequence_form_payoff_bound(tree: GameTree) -> float:
 
 
 class MMDSolver(Solver):
-  r"""Magnetic mirror descent with the dilated entropy; matches OpenSpiel's
+  """Magnetic mirror descent with the dilated entropy; matches OpenSpiel's
   ``mmd_dilated.MMDDilatedEnt`` iterate for iterate, with the same
   positional arguments: ``MMDSolver(game, alpha, stepsize=None)``.
 
@@ -134,9 +139,10 @@ class MMDSolver(Solver):
   the average sequence form, as OpenSpiel's ``get_avg_policies()``. At an
   infoset a player's own strategy no longer reaches (a probability that
   underflowed to 0 above it) the current policy is uniform, as OpenSpiel
-  reads a sequence form of weight 0. OpenSpiel's method names are aliases:
-  ``update_sequences()``, ``get_policies()``, ``get_avg_policies()``,
-  ``get_gap()``.
+  reads a sequence form of weight 0; a probability that underflows to 0
+  stays 0 (where OpenSpiel's log(0) turns the iterate into NaN).
+  OpenSpiel's method names are aliases: ``update_sequences()``,
+  ``get_policies()``, ``get_avg_policies()``, ``get_gap()``.
 
   Args:
     game: a pyspiel game, a game string or a compiled GameTree: a
