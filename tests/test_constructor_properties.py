@@ -69,6 +69,15 @@ CONSTRUCTORS = {
     "LCFRSolver": (algorithms.LCFRSolver, dict(
         game=KUHN, config=None, alternating_updates=True, random_init=False,
         init_scale=1.0, seed=0)),
+    "PCFRPlusSolver": (algorithms.PCFRPlusSolver, dict(
+        game=KUHN, config=None, alternating_updates=True, random_init=True,
+        init_scale=1.0, seed=0, averaging="quadratic")),
+    "DCFRPlusSolver": (algorithms.DCFRPlusSolver, dict(
+        game=KUHN, config=None, alternating_updates=True, random_init=True,
+        init_scale=1.0, seed=0, alpha=1.5, gamma=4.0, discount_offset=1.0)),
+    "PDCFRPlusSolver": (algorithms.PDCFRPlusSolver, dict(
+        game=KUHN, config=None, alternating_updates=True, random_init=True,
+        init_scale=1.0, seed=0, alpha=2.3, gamma=5.0)),
     "ChanceSampledCFRSolver": (algorithms.ChanceSampledCFRSolver, dict(
         game=KUHN, config=None, alternating_updates=False,
         linear_averaging=True, correlated_chance=True, sampled_averaging=True,
@@ -143,7 +152,8 @@ CHOICES = ["cfr", "cfr+", "dcfr", "rm", "br", "uniform", "random", "ef", "x",
            "lowest", "even", "average", "best_response", "conjugate", "Bet",
            "conditional", "reach_weighted", "draw", "mean", "current",
            "default", "br_dirc", "cfr_draw", "exploration_draw",
-           "both_draws", "zero_sum", "both", "median", "none"]
+           "both_draws", "zero_sum", "both", "median", "none", "linear",
+           "quadratic", "simple", "full"]
 NUMPY_SCALARS = [np.float64(math.nan), np.float64(1e308), np.float32(2.0),
                  np.int64(-1), np.int64(3), np.uint64(2**63), np.bool_(True),
                  np.bool_(False)]
@@ -168,6 +178,7 @@ EXTRA_VALUES = {
     "dcfr_beta": _floats(None, None, allow_infinity=False),
     "dcfr_gamma": _floats(0.0, 1000.0),
     "init_scale": _floats(0.0, 1e6, exclude_min=True),
+    "discount_offset": _floats(0.0, 1e6, exclude_min=True),
     "preference": st.one_of(ODD_VALUES, _floats(1.0, 1e100)).map(
         lambda v: {"Bet": v}),
     "vulnerability": st.one_of(

@@ -38,6 +38,12 @@ SOLVERS = {
     "DCFRSolver": (DCFRSolver, dict(alpha=1.2, beta=0.3, gamma=3.0)),
     "LCFRSolver": (LCFRSolver, dict(random_init=True, init_scale=2.0)),
     "ChanceSampledCFRSolver": (ChanceSampledCFRSolver, dict(seed=5)),
+    "PCFRPlusSolver": (algorithms.PCFRPlusSolver, dict(
+        averaging="linear", random_init=True, seed=2)),
+    "DCFRPlusSolver": (algorithms.DCFRPlusSolver, dict(
+        discount_offset=1.5, alternating_updates=False)),
+    "PDCFRPlusSolver": (algorithms.PDCFRPlusSolver, dict(
+        alpha=2.0, gamma=3.0, random_init=True)),
     "PrefCFRSolver": (PrefCFRSolver, dict(
         preference={"Bet": 5}, vulnerability={0: 0.1},
         where=FirstDecisions(player=0), base="dcfr", dcfr_gamma=1.0,

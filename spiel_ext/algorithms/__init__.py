@@ -6,7 +6,10 @@ Swap the import and nothing else::
     from spiel_ext.algorithms import discounted_cfr   # DCFR, LCFR
     from spiel_ext.algorithms import fictitious_play  # XFP (GXFP, BUFP)
 
-or import the classes from here. Every solver's hyperparameters are its
+or import the classes from here: besides the four papers' solvers, the
+baselines researchers compare against today (PCFR+, DCFR+, PDCFR+, MMD with
+dilated entropy, external-sampling MCCFR).
+Every solver's hyperparameters are its
 ``Config`` (``CFRSolver.Config``, ...), a frozen dataclass; constructors
 take ``(game, config=None, **shortcuts)`` and every solver has the contract
 of :mod:`spiel_ext.algorithms.protocol` (``state_dict()``, ``progress()``,
@@ -24,10 +27,13 @@ from spiel_ext.algorithms.fictitious_play import (BUFPConfig, BUFPSolver,
                                                   FictitiousPlaySolver,
                                                   GXFPConfig, GXFPSolver,
                                                   XFPConfig, XFPSolver)
+from spiel_ext.algorithms.dcfr_plus import (DCFRPlusConfig, DCFRPlusSolver,
+                                            PDCFRPlusConfig, PDCFRPlusSolver)
 from spiel_ext.algorithms.mccfr import (ChanceSampledCFRConfig,
                                         ChanceSampledCFRSolver)
 from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
                                             OpenSpielCFRConfig)
+from spiel_ext.algorithms.pcfr_plus import PCFRPlusConfig, PCFRPlusSolver
 from spiel_ext.algorithms.pref_cfr import (FirstDecisions, PrefCFRConfig,
                                            PrefCFRSolver, preference_degrees,
                                            vulnerability_degrees)
@@ -39,6 +45,7 @@ from spiel_ext.algorithms.regret import (RegretMinimizationConfig,
 # (and are each solver's ``Config``), as are the protocol's Progress and
 # SolverProtocol.
 __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
+           "PCFRPlusSolver", "DCFRPlusSolver", "PDCFRPlusSolver",
            "ChanceSampledCFRSolver", "PrefCFRSolver",
            "XFPSolver", "GXFPSolver", "BUFPSolver", "FictitiousPlaySolver",
            "FirstDecisions", "RegretMinimizationSolver", "OpenSpielCFRAdapter",
