@@ -3,6 +3,11 @@
     python benchmarks/bench_cfr.py               # ~2 minutes
     python benchmarks/bench_cfr.py --skip_large  # leave out 3-player Leduc
 
+It also times today's baselines on the same engine: PCFR+, DCFR+ and PDCFR+
+per iteration relative to our CFR (target <= 1.3x), MMD relative to our CFR
+(target <= 2x, beside OpenSpiel's MMD; bench_mmd.py) and external-sampling
+MCCFR beside OpenSpiel's C++ and Python ones (bench_external_sampling.py).
+
 Everything runs in this one process and prints ratios. Solver time counts
 only ``evaluate_and_update_policy`` calls; the NashConv checks that decide
 when CFR+ has converged are timed separately and excluded for every solver
@@ -20,9 +25,12 @@ from absl import app, flags
 from open_spiel.python.algorithms import cfr as openspiel_cfr
 
 from spiel_ext import eval as se
-from spiel_ext.algorithms import (CFRPlusSolver, CFRSolver, DCFRSolver,
-                                  FirstDecisions, PrefCFRSolver)
+from spiel_ext.algorithms import (CFRPlusSolver, CFRSolver, DCFRPlusSolver,
+                                  DCFRSolver, FirstDecisions, PCFRPlusSolver,
+                                  PDCFRPlusSolver, PrefCFRSolver)
 from spiel_ext.policy import policy_to_array
+from bench_external_sampling import bench_external_sampling
+from bench_mmd import time_mmd
 from timing import seconds_per_iteration
 
 FLAGS = flags.FLAGS
@@ -133,6 +141,22 @@ def main(argv):
                                       500)
     print(f"  Pref-CFR({variant.upper()})   {pref_time * 1e3:9.4f} ms   ratio "
           f"Pref-CFR / CFR = {pref_time / ours_cfr:5.2f}x")
+
+  # --- today's baselines ----------------------------------------------------
+  print("\nPCFR+, DCFR+, PDCFR+ time per iteration relative to our CFR "
+        "(target <= 1.3x)")
+  for solver_class in (PCFRPlusSolver, DCFRPlusSolver, PDCFRPlusSolver):
+    solver = solver_class(game)
+    variant_time = seconds_per_iteration(solver.evaluate_and_update_policy,
+                                         500)
+    cfr_time = seconds_per_iteration(ours.evaluate_and_update_policy, 500)
+    print(f"  {solver_class.__name__:<16} {variant_time * 1e3:9.4f} ms   "
+          f"ratio {solver_class.__name__[:-6]} / CFR = "
+          f"{variant_time / cfr_time:5.2f}x")
+  print()
+  time_mmd()
+  print()
+  bench_external_sampling()
 
   # --- iterations per second by game ----------------------------------------
   print("\niterations per second (ours; OpenSpiel C++ CFR where quick)")

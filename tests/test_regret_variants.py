@@ -9,9 +9,11 @@ by iteration, on two- and three-player games; PCFR+ with a linear average
 must equal LiteEFG's ``baselines.PCFR`` where LiteEFG is installed.
 """
 
+import ast
 import dataclasses
 import functools
 import importlib.util
+import pathlib
 
 import numpy as np
 import pyspiel
@@ -244,3 +246,28 @@ def test_pcfr_plus_current_iterate_equals_liteefg_on_kuhn():
           policy_to_array(game, ours.current_policy()),
           policy_to_array(game, current), rtol=0, atol=1e-12,
           err_msg=f"iteration {iteration}")
+
+
+def _code_lines(path):
+  """Lines of ``path`` that are neither blank, comments nor docstrings."""
+  source = path.read_text()
+  docstrings = set()
+  for node in ast.walk(ast.parse(source)):
+    if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and
+        node.body and isinstance(node.body[0], ast.Expr) and
+        isinstance(node.body[0].value, ast.Constant) and
+        isinstance(node.body[0].value.value, str)):
+      docstrings.update(range(node.body[0].lineno,
+                              node.body[0].end_lineno + 1))
+  return sum(1 for number, line in enumerate(source.splitlines(), 1)
+             if line.strip() and not line.strip().startswith("#") and
+             number not in docstrings)
+
+
+@pytest.mark.parametrize("module", ["pcfr_plus.py", "dcfr_plus.py"])
+def test_a_variant_is_one_short_module(module):
+  """What the how-to promises: a regret-matching variant is one module of
+  its rules and solver classes, at most about 60 lines beyond docstrings."""
+  import spiel_ext.algorithms  # pylint: disable=g-import-not-at-top
+  path = pathlib.Path(spiel_ext.algorithms.__file__).parent / module
+  assert _code_lines(path) <= 60
