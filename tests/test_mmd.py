@@ -287,6 +287,12 @@ def test_bad_stepsize_is_refused(stepsize):
   _one_line_error(ValueError, "stepsize", stepsize=stepsize)
 
 
+def test_steps_that_would_overflow_are_refused():
+  _one_line_error(ValueError, "stepsize", stepsize=1e250)
+  _one_line_error(ValueError, "alpha", alpha=1e300)
+  assert MMDSolver("kuhn_poker", 1e-300).stepsize == pytest.approx(9e-300)
+
+
 def test_zero_alpha_needs_a_stepsize():
   _one_line_error(ValueError, "stepsize", alpha=0.0)
   _one_line_error(ValueError, "stepsize", alpha=0)

@@ -60,7 +60,12 @@ from spiel_ext.engine import GameTree
 from spiel_ext.engine import dilated_passes, passes
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
-__all__ = ["MMDConfig", "MMDSolver", "sequence_form_payoff_bound"]
+__all__ = ["MAX_STEP_SCALE", "MMDConfig", "MMDSolver",
+           "sequence_form_payoff_bound"]
+
+# The largest stepsize * max(max|u|, alpha, 1): larger steps would overflow
+# the prox's exponents and sums.
+MAX_STEP_SCALE = 1e200
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -158,9 +163,10 @@ class MMDSolver(Solver):
     TypeError: a keyword that is no field of the config, or
       ``alternating_updates`` not a bool, ``seed`` not an int.
     ValueError: alpha not a finite number >= 0, stepsize not None or a
-      finite number > 0 (or None with alpha = 0), a game that is not
-      two-player zero-sum or lacks perfect recall, or one whose payoffs are
-      all 0 with stepsize None.
+      finite number > 0 (or None with alpha = 0), a stepsize so large that
+      stepsize * max(max|u|, alpha, 1) exceeds ``MAX_STEP_SCALE`` (1e200),
+      a game that is not two-player zero-sum or lacks perfect recall, or
+      one whose payoffs are all 0 with stepsize None.
 
   Attributes:
     own_reach: x_i(I), the acting player's own reach of each infoset under
@@ -204,16 +210,7 @@ class MMDSolver(Solver):
 
   def _build(self) -> None:
     tree = self._tree
-    config = self._config
-    if config.stepsize is not None:
-      self._stepsize = config.stepsize
-    else:
-      bound = sequence_form_payoff_bound(tree)
-      if bound == 0.0:
-        raise ValueError(
-            f"stepsize must be given for {tree.game_string}: its payoffs are "
-            "all 0, so the default alpha / max|A|^2 is undefined.")
-      self._stepsize = config.alpha / bound**2
+    self._stepsize = self._resolve_stepsize()
     self._legal = tree.infoset_legal
     self._num_children = dilated_passes.children_per_sequence(
         tree.own_sequence, tree.num_infosets, tree.num_distinct_actions)
@@ -229,6 +226,36 @@ class MMDSolver(Solver):
     # Player 1's payoff is -u_0, as OpenSpiel's payoff matrix has it.
     payoff = np.ascontiguousarray(tree.utility[terminals, 0])
     self._terminal_payoff = [payoff, -payoff]
+
+  def _resolve_stepsize(self) -> float:
+    """``config.stepsize``, or OpenSpiel's default alpha / max|A|^2 on
+    this game; refused where a step would overflow or never move."""
+    tree = self._tree
+    config = self._config
+    if config.stepsize is not None:
+      stepsize, name = config.stepsize, "stepsize"
+    else:
+      name = "alpha"
+      bound = sequence_form_payoff_bound(tree)
+      if bound == 0.0:
+        raise ValueError(
+            f"stepsize must be given for {tree.game_string}: its payoffs are "
+            "all 0, so the default alpha / max|A|^2 is undefined.")
+      with np.errstate(over="ignore"):
+        stepsize = float(np.float64(config.alpha) / np.float64(bound)**2)
+      if not stepsize > 0.0:
+        raise ValueError(
+            f"alpha = {config.alpha!r} gives the default stepsize alpha / "
+            f"max|A|^2 = 0 on {tree.game_string}; give a stepsize > 0.")
+    # |G_i| <= max |u|: keep eta G and eta alpha far from overflowing.
+    largest_utility = float(np.abs(tree.utility).max(initial=0.0))
+    if not (stepsize * max(largest_utility, config.alpha, 1.0)
+            <= MAX_STEP_SCALE):
+      raise ValueError(
+          f"{name} = {getattr(config, name)!r} gives a stepsize of "
+          f"{stepsize:g} on {tree.game_string}; stepsize * max(max|u|, "
+          f"alpha, 1) must be at most {MAX_STEP_SCALE:g}.")
+    return stepsize
 
   # -------------------------------------------------------------- options
   @property
