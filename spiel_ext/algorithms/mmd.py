@@ -39,7 +39,8 @@ the last iterate converges linearly to the alpha-QRE of the reduced normal
 form for small enough stepsizes (the paper's Theorem 3.4; OpenSpiel's
 default is eta = alpha / max |A|^2, A the sequence-form payoff matrix).
 With alpha = 0 it is mirror descent ascent, whose average approaches a
-Nash equilibrium.
+Nash equilibrium (to within a stepsize-dependent error for a fixed
+stepsize).
 
 The average is OpenSpiel's: the uniform mean of the sequence forms x_0
 (uniform play), x_1, ..., x_t, read back as a behavioural strategy
@@ -56,8 +57,7 @@ import pyspiel
 
 from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
 from spiel_ext.algorithms.checks import check_bool, check_real, check_seed
-from spiel_ext.engine import GameTree
-from spiel_ext.engine import dilated_passes, passes
+from spiel_ext.engine import GameTree, dilated_passes, passes
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
 __all__ = ["MAX_STEP_SCALE", "MMDConfig", "MMDSolver",
@@ -74,10 +74,11 @@ class MMDConfig(SolverConfig):
 
   Attributes:
     alpha: weight of the dilated-entropy regularisation, a finite number
-      >= 0 (default 0.05, the alpha of OpenSpiel's ``mmd_example.py``;
+      >= 0 (default 0.05, the alpha of OpenSpiel's MMD example on Leduc;
       OpenSpiel's constructor has no default). With alpha > 0 the last
-      iterate converges to the alpha-QRE; with alpha = 0 the average
-      converges to a Nash equilibrium (give a stepsize then).
+      iterate converges to the alpha-QRE; with alpha = 0 (give a stepsize
+      then) the average approaches a Nash equilibrium, to within an error
+      that shrinks with the stepsize.
     stepsize: eta, a finite number > 0, or None (default) for OpenSpiel's
       alpha / max |A|^2 with A the game's sequence-form payoff matrix.
       None with alpha = 0 is refused (OpenSpiel warns and runs a stepsize
