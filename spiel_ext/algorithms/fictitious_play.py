@@ -13,11 +13,13 @@
   (eq. 13) and BUFP(X).
 
 One core, two small parts: what is mixed in each iteration (a decision
-rule) and how it is mixed (a step rule); see
-:mod:`spiel_ext.algorithms.fp_rules`. :class:`FictitiousPlayConfig` names
-the pair (any decision rule with any step rule); the named variants' configs
-(:class:`XFPConfig`, :class:`GXFPConfig`, :class:`BUFPConfig`) hold their
-papers' options and say which pair they are (their ``composition()``). The
+rule) and how it is mixed (a step rule), each a small value object of
+:mod:`spiel_ext.algorithms.fp_rules` (``BestDecision(even_split=False)``,
+``RealizationStep(renormalize=True)``, or one of your own).
+:class:`FictitiousPlayConfig` takes the pair (any decision rule with any
+step rule); the named variants' configs (:class:`XFPConfig`,
+:class:`GXFPConfig`, :class:`BUFPConfig`) hold their papers' options and
+say which pair they run, in one place each (their ``rules()``). The
 average strategy sigma_t is the solver's policy: ``current_policy()``
 returns it as the same TabularPolicy on every call (updated in place),
 ``average_policy()`` as a fresh one. Swap the import and nothing else::
@@ -32,19 +34,22 @@ returns it as the same TabularPolicy on every call (updated in place),
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
-from spiel_ext.algorithms.checks import check_bool, check_choice, check_seed
-from spiel_ext.algorithms.fp_rules import (BeliefDecision, BestDecision,
-                                           CountingStep, DecisionRule,
-                                           EmpiricalStep, FPArrays,
-                                           FullBestResponse, RealizationStep,
-                                           StepRule)
-from spiel_ext.algorithms.protocol import config_to_plain
+from spiel_ext.algorithms.checks import (check_bool, check_choice,
+                                         check_methods, check_seed,
+                                         short_repr)
+from spiel_ext.algorithms.fp_rules import (CONTINUATIONS, BeliefDecision,
+                                           BestDecision, CountingStep,
+                                           DecisionRule, EmpiricalStep,
+                                           FPContext, FullBestResponse,
+                                           RealizationStep, StepRule)
+from spiel_ext.algorithms.protocol import config_from_plain, config_to_plain
 from spiel_ext.engine import GameTree
 from spiel_ext.policy import (PolicyLike, as_strategy, mix_in,
                               check_min_action_prob)
@@ -52,10 +57,23 @@ from spiel_ext.policy import (PolicyLike, as_strategy, mix_in,
 TIE_RULES = ("lowest", "even")
 INITIAL_POLICIES = ("uniform", "random")
 STEPSIZES = ("ef", "x")
-CONTINUATIONS = ("average", "best_response")
-# The decision rules and step rules a FictitiousPlayConfig can name.
-DECISIONS = ("best_response", "best_decision", "belief")
-STEPS = ("realization", "empirical", "counting")
+# The decision rules and step rules a FictitiousPlayConfig accepts by name.
+DECISIONS = {"best_response": FullBestResponse,
+             "best_decision": BestDecision,
+             "belief": BeliefDecision}
+STEPS = {"realization": RealizationStep,
+         "empirical": EmpiricalStep,
+         "counting": CountingStep}
+# FictitiousPlayConfig's rule options: {field: (rule, the rules' parameter,
+# the parameter's value for a field value, the field value a rule without
+# the parameter is taken to have)}.
+_RULE_OPTIONS = {
+    "tie_break": ("decision", "even_split", lambda value: value == "even",
+                  "lowest"),
+    "continuation": ("decision", "continuation", lambda value: value,
+                     "average"),
+    "renormalize": ("step", "renormalize", lambda value: value, False),
+}
 
 _COMMON_ARGS = """
     min_action_prob: eps >= 0 of the perturbed game, below 1/|A| for the
@@ -100,82 +118,149 @@ def _check_fp_options(config: Any) -> None:
   is checked against the game, by the solver)."""
   set_field(config, "alternating_updates",
             check_bool("alternating_updates", config.alternating_updates))
-  check_choice("tie_break", config.tie_break, TIE_RULES)
+  if config.tie_break is not None or not isinstance(config,
+                                                    FictitiousPlayConfig):
+    check_choice("tie_break", config.tie_break, TIE_RULES)
   if isinstance(config.initial_policy, str):
     check_choice("initial_policy", config.initial_policy, INITIAL_POLICIES)
   set_field(config, "seed", check_seed(config.seed))
 
 
 # ----------------------------------------------------------------- configs
+def _rule(name: str, value: Any, names: dict[str, type], method: str,
+          kind: str) -> Any:
+  """``value``, a rule object with ``method``, or the rule a name in
+  ``names`` stands for (with its default options)."""
+  if isinstance(value, str):
+    return names[check_choice(name, value, tuple(names))]()
+  return check_methods(name, value, (method,), kind)
+
+
+def _with_option(rules: dict[str, Any], field: str, value: Any) -> None:
+  """Applies a FictitiousPlayConfig option field to the rule it belongs to
+  (in ``rules``, by field name), in place; ``named`` rules take it, rule
+  objects must already agree."""
+  which, parameter, to_parameter, absent = _RULE_OPTIONS[field]
+  rule, named = rules[which]
+  wanted = to_parameter(value)
+  has_parameter = dataclasses.is_dataclass(rule) and parameter in {
+      item.name for item in dataclasses.fields(rule) if item.init}
+  if not has_parameter:
+    if value == absent:
+      return
+    raise ValueError(
+        f"{field}={value!r} sets a {which} rule's {parameter} option; "
+        f"{which}={short_repr(rule)} has none (leave {field} unset).")
+  if named:
+    rules[which] = (dataclasses.replace(rule, **{parameter: wanted}), True)
+  elif getattr(rule, parameter) != wanted:
+    raise ValueError(
+        f"{field}={value!r} disagrees with {which}={short_repr(rule)}; set "
+        f"{parameter}={wanted!r} on the rule object, or leave {field} unset.")
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class FictitiousPlayConfig(SolverConfig):
   __doc__ = f"""Full-width fictitious play with any decision and step rule
   (:mod:`spiel_ext.algorithms.fp_rules`).
 
   Attributes:
-    decision: what is mixed in: "best_response" (XFP's full best
-      response), "best_decision" (GXFP's argmax of the counterfactual
-      action values under sigma_t, default) or "belief" (BUFP's
-      belief-weighted argmax).
-    step: how it is mixed: "realization" (XFP's realization-weighted
-      step), "empirical" (sigma_{{t+1}} = (t sigma_t + b_t) / (t + 1) at
-      every infoset, default) or "counting" (the same with exact integer
-      counts of best decisions).
-    renormalize: with the "realization" step, clip each updated row at 0
-      and rescale it to sum to 1 (Schulze 2023, eq. 18); default False.
-    continuation: with the "belief" decision, how the player's own play
-      below I is valued: "average" (sigma_t, default) or "best_response"
-      (see ``fp_rules.BeliefDecision``).
+    decision: what is mixed in: a decision rule object (any object with a
+      ``decide(context)`` method): ``FullBestResponse()`` (XFP's full best
+      response), ``BestDecision()`` (GXFP's argmax of the counterfactual
+      action values under sigma_t, default) or ``BeliefDecision()`` (BUFP's
+      belief-weighted argmax); or one of their names, "best_response",
+      "best_decision", "belief", which is replaced by the object.
+    step: how it is mixed in: a step rule object (any object with a
+      ``step(profile, context)`` method): ``RealizationStep()`` (XFP's
+      realization-weighted step), ``EmpiricalStep()`` (sigma_{{t+1}} =
+      (t sigma_t + b_t) / (t + 1) at every infoset, default) or
+      ``CountingStep()`` (the same with exact integer counts of best
+      decisions); or their names "realization", "empirical", "counting".
+    renormalize: None (default: the step's own option) or a bool, set on
+      the step rule's ``renormalize`` (``RealizationStep``: clip each
+      updated row at 0 and rescale it to sum to 1, Schulze 2023, eq. 18).
+    continuation: None (default) or "average" / "best_response", set on the
+      decision rule's ``continuation`` (``BeliefDecision``: how the
+      player's own play below I is valued).
     alternating_updates: False (default: every player responds to sigma_t)
       or True (each responds to the previous update).
-    tie_break: "lowest" (default: exact ties broken as OpenSpiel's best
-      response breaks them, or to the lowest action id) or "even" (an even
-      split among the exact maximisers).{_FIRST_STEP_ARG}{_COMMON_ARGS}
+    tie_break: None (default) or "lowest" / "even", set on the decision
+      rule's ``even_split`` ("lowest": exact ties broken as OpenSpiel's best
+      response breaks them, or to the lowest action id; "even": an even
+      split among the exact maximisers).{_FIRST_STEP_ARG}
+      Not with ``CountingStep``, whose counts keep sigma_1's weight.{_COMMON_ARGS}
+
+  ``renormalize``, ``continuation`` and ``tie_break`` are shortcuts for the
+  rules' options: a rule given by name takes them; a rule object must
+  already agree (else ValueError naming the field); a rule without that
+  option accepts only its old default (False, "average", "lowest").
+  Either way they are consumed: the config keeps them as None and the
+  rule objects hold the options, so ``FictitiousPlayConfig(decision=
+  "belief", continuation="best_response")`` equals
+  ``FictitiousPlayConfig(decision=BeliefDecision("best_response"))``.
+  The rule objects of :mod:`~spiel_ext.algorithms.fp_rules` checkpoint as
+  plain data; a rule of another class works, but ``state_dict()`` needs
+  it registered with :func:`spiel_ext.algorithms.protocol.plain_data`.
   """
 
-  decision: str = "best_decision"
-  step: str = "empirical"
-  renormalize: bool = False
-  continuation: str = "average"
+  decision: DecisionRule | str = BestDecision()
+  step: StepRule | str = EmpiricalStep()
+  renormalize: bool | None = None
+  continuation: str | None = None
   alternating_updates: bool = False
-  tie_break: str = "lowest"
+  tie_break: str | None = None
   first_step_one: bool = False
   min_action_prob: float = 0.0
   initial_policy: Any = "uniform"
   seed: int | None = 0
 
   def __post_init__(self) -> None:
-    check_choice("decision", self.decision, DECISIONS)
-    check_choice("step", self.step, STEPS)
-    set_field(self, "renormalize", check_bool("renormalize",
-                                              self.renormalize))
-    check_choice("continuation", self.continuation, CONTINUATIONS)
+    rules = {
+        "decision": (_rule("decision", self.decision, DECISIONS, "decide",
+                           "DecisionRule"), isinstance(self.decision, str)),
+        "step": (_rule("step", self.step, STEPS, "step", "StepRule"),
+                 isinstance(self.step, str)),
+    }
+    if self.renormalize is not None:
+      _with_option(rules, "renormalize",
+                   check_bool("renormalize", self.renormalize))
+    if self.continuation is not None:
+      _with_option(rules, "continuation", check_choice(
+          "continuation", self.continuation, CONTINUATIONS))
+    if self.tie_break is not None:
+      _with_option(rules, "tie_break",
+                   check_choice("tie_break", self.tie_break, TIE_RULES))
+    for name in ("renormalize", "continuation", "tie_break"):
+      set_field(self, name, None)
+    set_field(self, "decision", rules["decision"][0])
+    set_field(self, "step", rules["step"][0])
     set_field(self, "first_step_one", check_bool("first_step_one",
                                                  self.first_step_one))
+    if self.first_step_one and isinstance(self.step, CountingStep):
+      raise ValueError(
+          "first_step_one=True does not go with step=CountingStep(), whose "
+          "counts keep sigma_1's weight 1/(t+1); use EmpiricalStep().")
     _check_fp_options(self)
+
+  def rules(self) -> tuple[DecisionRule, StepRule]:
+    """(decision rule, step rule)."""
+    return self.decision, self.step
 
   def composition(self) -> "FictitiousPlayConfig":
     """The decision and step rules and options this config runs: itself."""
     return self
 
-  def rules(self, tree: GameTree,
-            min_action_prob: float) -> tuple[DecisionRule, StepRule]:
-    """The (decision rule, step rule) pair on ``tree``, with the checked
-    eps of the perturbed game."""
-    even = self.tie_break == "even"
-    if self.decision == "best_response":
-      decision = FullBestResponse(min_action_prob, even)
-    elif self.decision == "best_decision":
-      decision = BestDecision(even)
-    else:
-      decision = BeliefDecision(self.continuation, min_action_prob, even)
-    if self.step == "realization":
-      step = RealizationStep(self.renormalize, min_action_prob)
-    elif self.step == "empirical":
-      step = EmpiricalStep(min_action_prob)
-    else:
-      step = CountingStep(tree, min_action_prob)
-    return decision, step
+
+def _composition(config: Any) -> FictitiousPlayConfig:
+  """The FictitiousPlayConfig running a named variant's ``rules()`` with its
+  common options."""
+  decision, step = config.rules()
+  return FictitiousPlayConfig(
+      decision, step, alternating_updates=config.alternating_updates,
+      first_step_one=getattr(config, "first_step_one", False),
+      min_action_prob=config.min_action_prob,
+      initial_policy=config.initial_policy, seed=config.seed)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -214,12 +299,14 @@ class XFPConfig(SolverConfig):
                                                  self.first_step_one))
     _check_fp_options(self)
 
-  def composition(self) -> FictitiousPlayConfig:
+  def rules(self) -> tuple[DecisionRule, StepRule]:
     """A full best response mixed in by the realization-weighted step."""
-    return FictitiousPlayConfig(
-        "best_response", "realization", self.renormalize, "average",
-        self.alternating_updates, self.tie_break, self.first_step_one,
-        self.min_action_prob, self.initial_policy, self.seed)
+    return (FullBestResponse(even_split=self.tie_break == "even"),
+            RealizationStep(renormalize=self.renormalize))
+
+  def composition(self) -> FictitiousPlayConfig:
+    """The FictitiousPlayConfig this config runs (its ``rules()``)."""
+    return _composition(self)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -249,12 +336,14 @@ class GXFPConfig(SolverConfig):
                                                    self.integer_counting))
     _check_fp_options(self)
 
-  def composition(self) -> FictitiousPlayConfig:
+  def rules(self) -> tuple[DecisionRule, StepRule]:
     """The best decision mixed in by the empirical (or counting) step."""
-    return FictitiousPlayConfig(
-        "best_decision", "counting" if self.integer_counting else "empirical",
-        False, "average", self.alternating_updates, self.tie_break, False,
-        self.min_action_prob, self.initial_policy, self.seed)
+    return (BestDecision(even_split=self.tie_break == "even"),
+            CountingStep() if self.integer_counting else EmpiricalStep())
+
+  def composition(self) -> FictitiousPlayConfig:
+    """The FictitiousPlayConfig this config runs (its ``rules()``)."""
+    return _composition(self)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -300,22 +389,26 @@ class BUFPConfig(SolverConfig):
       return self.continuation
     return "average" if self.stepsize == "ef" else "best_response"
 
-  def composition(self) -> FictitiousPlayConfig:
+  def rules(self) -> tuple[DecisionRule, StepRule]:
     """The belief best decision mixed in by the empirical step ("ef") or
     the realization-weighted one ("x")."""
-    return FictitiousPlayConfig(
-        "belief", "empirical" if self.stepsize == "ef" else "realization",
-        False, self.resolved_continuation, self.alternating_updates,
-        self.tie_break, self.first_step_one, self.min_action_prob,
-        self.initial_policy, self.seed)
+    return (BeliefDecision(continuation=self.resolved_continuation,
+                           even_split=self.tie_break == "even"),
+            EmpiricalStep() if self.stepsize == "ef" else RealizationStep())
+
+  def composition(self) -> FictitiousPlayConfig:
+    """The FictitiousPlayConfig this config runs (its ``rules()``)."""
+    return _composition(self)
 
 
 # ----------------------------------------------------------------- solvers
 class FictitiousPlaySolver(Solver):
   """Full-width fictitious play with pluggable decision and step rules.
 
-  Use XFPSolver, GXFPSolver or BUFPSolver, or name any pair of rules in a
-  :class:`FictitiousPlayConfig`; this is their shared loop. Works for any
+  Use XFPSolver, GXFPSolver or BUFPSolver, or give any pair of rules to a
+  :class:`FictitiousPlayConfig`
+  (``FictitiousPlaySolver(game, decision=BeliefDecision("best_response"),
+  step=RealizationStep())``); this is their shared loop. Works for any
   number of players and any utility, as OpenSpiel's XFP (the algorithms are
   defined there; the convergence guarantees are for two-player zero-sum
   games).
@@ -327,18 +420,21 @@ class FictitiousPlaySolver(Solver):
   Attributes:
     sigma: the average strategy sigma_t, [infosets, actions].
     initial_sigma: sigma_1 (eps-mixed).
-    decision_counts: integer counts of best decisions (integer counting).
+    decision_counts: integer counts of best decisions (``CountingStep``'s
+      array), or None for other steps.
   """
 
   Config = FictitiousPlayConfig
-  _STATE_ARRAYS = ("sigma", "initial_sigma", "decision_counts")
+  _STATE_ARRAYS = ("sigma", "initial_sigma")
   _CURRENT_ARRAY = "sigma"
 
   def _build(self) -> None:
     run = self._config.composition()
     tree = self._tree
     eps = check_min_action_prob(tree, run.min_action_prob)
-    self._decision, self._step = run.rules(tree, eps)
+    rules = run.rules()
+    self._decision, self._step = rules
+    self._adopt_rule_state(rules)
     self._first_step_one = run.first_step_one
     self.min_action_prob = eps
     self.legal = tree.infoset_legal
@@ -346,10 +442,12 @@ class FictitiousPlaySolver(Solver):
     self.initial_sigma = mix_in(self._initial_strategy(run.initial_policy),
                                 self.legal, eps)
     self.sigma = self.initial_sigma.copy()
-    self.decision_counts = np.zeros(self.legal.shape, dtype=np.int64)
-    # The arrays are only ever updated in place, so one view serves.
-    self._arrays = FPArrays(self.sigma, self.initial_sigma,
-                            self.decision_counts)
+
+  @property
+  def decision_counts(self) -> np.ndarray | None:
+    """``CountingStep``'s integer counts of best decisions, [infosets,
+    actions] in units of 1/lcm(1..max |A|); None for other steps."""
+    return self._rule_state.get("decision_counts")
 
   def _check_game(self) -> None:
     if not self._tree.perfect_recall:
@@ -376,6 +474,36 @@ class FictitiousPlaySolver(Solver):
                              initial_policy=self._initial_array)
     return config_to_plain(self._config)
 
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """As :meth:`Solver.load_state_dict`; a state written when
+    FictitiousPlayConfig kept its rules as names ("belief") is read with
+    the rule objects those names stand for."""
+    config = state.get("config") if isinstance(state, Mapping) else None
+    if (isinstance(self._config, FictitiousPlayConfig) and
+        isinstance(config, Mapping) and
+        any(isinstance(config.get(name), str) for name in ("decision",
+                                                           "step"))):
+      try:
+        config = config_to_plain(config_from_plain(
+            FictitiousPlayConfig, config, type(self).__name__))
+      except (TypeError, ValueError):
+        pass  # The base class says what is wrong with it.
+      else:
+        state = dict(state, config=config)
+    super().load_state_dict(state)
+
+  def _context(self, player: int, strategy: np.ndarray,
+               t: int) -> FPContext:
+    """The rules' view of ``player``'s update at iteration t against
+    ``strategy``."""
+    tree = self._tree
+    rows = tree.player_rows[player]
+    # The steps mix with weight 1/(t+1); t - 1 gives the authors' 1/t.
+    step_t = t - 1 if self._first_step_one else t
+    state = {name: array[rows] for name, array in self._rule_state.items()}
+    return FPContext(tree, player, rows, self.legal[rows], strategy, step_t,
+                     self.min_action_prob, self.initial_sigma, state)
+
   def best_decisions(self, player: int,
                      strategy: np.ndarray | None = None) -> np.ndarray:
     """What this solver would mix in for ``player`` now ([player rows, A],
@@ -383,21 +511,19 @@ class FictitiousPlaySolver(Solver):
     self._tree.check_player(player)
     strategy = (self.sigma if strategy is None else
                 as_strategy(self._tree, strategy, "strategy"))
-    return self._decision.decide(self._tree, strategy, player)
+    return self._decision.decide(
+        self._context(player, strategy, self._iteration + 1))
 
   # ------------------------------------------------------- player updates
-  def _compute_update(self, player: int) -> np.ndarray:
-    return self._decision.decide(self._tree, self.sigma, player)
+  def _compute_update(self, player: int) -> tuple[np.ndarray, FPContext]:
+    context = self._context(player, self.sigma, self._iteration)
+    return self._decision.decide(context), context
 
-  def _apply_update(self, player: int, update: np.ndarray, t: int) -> None:
-    # The steps mix with weight 1/(t+1); t - 1 gives the authors' 1/t.
-    step_t = t - 1 if self._first_step_one else t
-    result = self._step.step(self._tree, self._arrays, player, update,
-                             step_t)
-    rows = self._tree.player_rows[player]
-    self.sigma[rows] = result.sigma
-    if result.decision_counts is not None:
-      self.decision_counts[rows] = result.decision_counts
+  def _apply_update(self, player: int, update: tuple[np.ndarray, FPContext],
+                    t: int) -> None:
+    del t  # The context has the step's t.
+    profile, context = update
+    self.sigma[context.rows] = self._step.step(profile, context)
 
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:

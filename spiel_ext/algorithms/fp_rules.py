@@ -1,10 +1,21 @@
 """The rules that tell the fictitious-play variants apart, and their kernels.
 
 A fictitious-play iteration (see :mod:`spiel_ext.algorithms.fictitious_play`)
-is fixed except for two rules:
+is fixed except for two rules, each a small object:
 
-  DecisionRule  decide(tree, sigma, player) -> b     what is mixed in
-  StepRule      step(tree, arrays, player, b, t) -> the player's new rows
+  DecisionRule  decide(context) -> b           what is mixed in
+  StepRule      step(b, context) -> new rows   how it is mixed in
+
+Both see an :class:`FPContext`: the tree, the player and their rows, the
+strategy played against (sigma_t), the step's t, the eps of the perturbed
+game and the rules' own arrays. The rules are frozen value objects holding
+only their options (registered as plain data, so a config holding them
+checkpoints as plain data); whatever depends on the game or on eps comes
+with the context. A rule that keeps arrays across iterations declares them
+with ``initial_state(tree) -> {name: array}`` (first axis the infosets), as
+the CFR family's rules do (:mod:`spiel_ext.algorithms.regret_rules`); the
+solver creates them, hands them to every call (``context.state``, sliced to
+the player's rows) and saves them in ``state_dict()`` and checkpoints.
 
 Decision rules, for player i against the current average sigma_t:
   FullBestResponse  XFP (Johannes Heinrich, Marc Lanctot, David Silver,
@@ -31,27 +42,37 @@ Step rules, with alpha = 1/(t+1):
   EmpiricalStep     sigma_{t+1}(I) = (t sigma_t(I) + b_t(I)) / (t+1) at every
                     infoset (Schulze 2023, eq. 3; BUFP(EF), Ju, Fang, Luo
                     2024, eq. 13; Hendon, Jacobsen, Sloth's stepsize).
-  CountingStep      the same, with exact integer counts of best decisions.
+  CountingStep      the same, with exact integer counts of best decisions
+                    (its own array ``decision_counts``).
   RealizationStep   sigma_{t+1}(I,a) = sigma_t + alpha x_b(I) (b - sigma_t) /
                     ((1-alpha) x_sigma(I) + alpha x_b(I))  (XFP; BUFP(X)),
                     x = the player's own realization weight; optionally
                     renormalised each iteration (Schulze 2023, eq. 18).
-Steps take the solver's arrays and return the player's new rows; the solver
-writes them.
+A step returns the player's new rows of sigma; the solver writes them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import types
+import weakref
+from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
 import numba
 import numpy as np
 
+from spiel_ext.algorithms.checks import check_bool, check_choice
+from spiel_ext.algorithms.protocol import plain_data
 from spiel_ext.engine import GameTree, passes
 from spiel_ext.policy import mix_in
 
 _jit = numba.njit(cache=True, nogil=True)
+
+# BeliefDecision's continuations: how the player's own play below I is
+# valued.
+CONTINUATIONS = ("average", "best_response")
 
 
 # ----------------------------------------------------------------- kernels
@@ -110,34 +131,50 @@ def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
 
 
 # -------------------------------------------------------------- interfaces
-class FPArrays(NamedTuple):
-  """The solver arrays a step reads (whole tables, every player's rows)."""
-  sigma: np.ndarray            # the average strategy sigma_t
-  initial_sigma: np.ndarray    # sigma_1 (eps-mixed)
-  decision_counts: np.ndarray  # integer counts of best decisions
+class FPContext(NamedTuple):
+  """What one player's fictitious-play update hands its rules.
 
-
-class StepResult(NamedTuple):
-  """A player's new rows: of sigma, and of the counts if the step keeps
-  them (else None)."""
-  sigma: np.ndarray
-  decision_counts: np.ndarray | None = None
+  Attributes:
+    tree: the compiled game.
+    player: the player being updated.
+    rows: the player's rows of the [infosets, actions] tables.
+    legal: [rows, actions], True where an action is legal.
+    strategy: the profile decided against and stepped from, [infosets,
+      actions] (every player's rows): sigma_t in the solver's iterations.
+      Read it; the solver writes the step's result.
+    t: the step's t: the step mixes with weight 1/(t+1) (the iteration, or
+      one less with ``first_step_one``).
+    min_action_prob: eps of the perturbed game (0: the game itself).
+    initial_sigma: sigma_1 (eps-mixed), [infosets, actions].
+    state: the rules' own arrays (see ``initial_state``), each sliced to
+      ``rows``: writing into them updates the solver's state.
+  """
+  tree: GameTree
+  player: int
+  rows: slice
+  legal: np.ndarray
+  strategy: np.ndarray
+  t: int
+  min_action_prob: float
+  initial_sigma: np.ndarray
+  state: Mapping[str, np.ndarray] = types.MappingProxyType({})
 
 
 class DecisionRule(Protocol):
-  """The profile b_t [player rows, actions] to mix in for ``player`` against
-  ``strategy`` (before the eps perturbation)."""
+  """The profile b_t [player rows, actions] to mix in for
+  ``context.player`` against ``context.strategy`` (before the eps
+  perturbation)."""
 
-  def decide(self, tree: GameTree, strategy: np.ndarray, player: int,
-             /) -> np.ndarray:
+  def decide(self, context: FPContext, /) -> np.ndarray:
     ...
 
 
 class StepRule(Protocol):
-  """``player``'s new rows after mixing ``profile`` in at iteration t."""
+  """The player's new rows of sigma after mixing ``profile`` (the decision
+  rule's b_t) into ``context.strategy`` at step t."""
 
-  def step(self, tree: GameTree, arrays: FPArrays, player: int,
-           profile: np.ndarray, t: int, /) -> StepResult:
+  def step(self, profile: np.ndarray, context: FPContext,
+           /) -> np.ndarray:
     ...
 
 
@@ -160,6 +197,13 @@ def _even_split(tree: GameTree, player: int,
   return profile
 
 
+def _check_even_split(rule: object) -> None:
+  object.__setattr__(rule, "even_split",
+                     check_bool("even_split", rule.even_split))
+
+
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class FullBestResponse:
   """XFP: a full best response to the others' part of sigma_t.
 
@@ -168,46 +212,54 @@ class FullBestResponse:
   them. With ``even_split`` every infoset mixes its exact maximisers evenly
   (still a best response: each maximiser has the best value), as the BUFP
   authors' code splits ties; an infoset the others never reach has all
-  action values 0, so it gets the uniform mix.
+  action values 0, so it gets the uniform mix. With eps > 0 the response
+  is taken in the eps-restricted space (Schulze 2023, eq. 24).
   """
 
-  def __init__(self, min_action_prob: float, even_split: bool = False):
-    self.min_action_prob = min_action_prob
-    self.even_split = even_split
+  even_split: bool = False
 
-  def decide(self, tree: GameTree, strategy: np.ndarray,
-             player: int) -> np.ndarray:
+  def __post_init__(self) -> None:
+    _check_even_split(self)
+
+  def decide(self, context: FPContext) -> np.ndarray:
+    tree, strategy, player = context.tree, context.strategy, context.player
     if self.even_split:
       _, _, action_values = tree.best_response(
-          strategy, player, min_action_prob=self.min_action_prob)
+          strategy, player, min_action_prob=context.min_action_prob)
       return _even_split(tree, player, action_values)
-    best = tree.best_response_actions(strategy, player,
-                                      min_action_prob=self.min_action_prob)
+    best = tree.best_response_actions(
+        strategy, player, min_action_prob=context.min_action_prob)
     return _one_hot(tree, player, best)
 
 
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class BestDecision:
-  """GXFP: argmax of counterfactual action values under sigma_t."""
+  """GXFP: argmax of counterfactual action values under sigma_t (ties to
+  the lowest action id, or with ``even_split`` split evenly)."""
 
-  def __init__(self, even_split: bool):
-    self.even_split = even_split
+  even_split: bool = False
 
-  def decide(self, tree: GameTree, strategy: np.ndarray,
-             player: int) -> np.ndarray:
-    values = tree.player_counterfactual_values(strategy, player).cfv
+  def __post_init__(self) -> None:
+    _check_even_split(self)
+
+  def decide(self, context: FPContext) -> np.ndarray:
+    values = context.tree.player_counterfactual_values(
+        context.strategy, context.player).cfv
     profile = np.empty_like(values)
-    legal = tree.infoset_legal[tree.player_rows[player]]
-    argmax_profile(values, legal, self.even_split, profile)
+    argmax_profile(values, context.legal, self.even_split, profile)
     return profile
 
 
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class BeliefDecision:
   """BUFP: argmax of belief-weighted action values, fallback belief off path.
 
-  continuation="average": the player's own sigma_t below I (Ju, Fang, Luo
-  2024, eq. 9, like GXFP's best decision). Where the others reach I the
-  belief is proportional to x_{-i}, so the argmax is GXFP's (computed from
-  the same counterfactual values, so the two agree exactly there); only
+  continuation="average" (default): the player's own sigma_t below I (Ju,
+  Fang, Luo 2024, eq. 9, like GXFP's best decision). Where the others reach
+  I the belief is proportional to x_{-i}, so the argmax is GXFP's (computed
+  from the same counterfactual values, so the two agree exactly there); only
   unreached infosets use the fallback belief.
 
   continuation="best_response": the player's own later choices are the
@@ -219,37 +271,33 @@ class BeliefDecision:
   never improves.
   """
 
-  def __init__(self, continuation: str, min_action_prob: float,
-               even_split: bool):
-    self.continuation = continuation
-    self.min_action_prob = min_action_prob
-    self.even_split = even_split
+  continuation: str = "average"
+  even_split: bool = False
 
-  def decide(self, tree: GameTree, strategy: np.ndarray,
-             player: int) -> np.ndarray:
+  def __post_init__(self) -> None:
+    check_choice("continuation", self.continuation, CONTINUATIONS)
+    _check_even_split(self)
+
+  def decide(self, context: FPContext) -> np.ndarray:
     if self.continuation == "best_response":
-      return self._best_response_continuation(tree, strategy, player)
-    legal = tree.infoset_legal[tree.player_rows[player]]
-    return self._average_continuation(tree, strategy, player, legal,
-                                      self.even_split)
+      return self._best_response_continuation(context)
+    return self._average_continuation(context)
 
-  def _best_response_continuation(self, tree: GameTree, strategy: np.ndarray,
-                                  player: int) -> np.ndarray:
+  def _best_response_continuation(self, context: FPContext) -> np.ndarray:
+    tree, strategy, player = context.tree, context.strategy, context.player
     belief, on_path = tree.beliefs(strategy, player)
     if on_path.all():
       # Beliefs proportional to x_{-i} everywhere: a plain best response.
-      return FullBestResponse(self.min_action_prob, self.even_split).decide(
-          tree, strategy, player)
+      return FullBestResponse(self.even_split).decide(context)
     _, best, action_values = tree.weighted_best_response(
         strategy, player, infoset_weight=belief,
-        min_action_prob=self.min_action_prob)
+        min_action_prob=context.min_action_prob)
     if self.even_split:
       return _even_split(tree, player, action_values)
     return _one_hot(tree, player, best)
 
-  def _average_continuation(self, tree: GameTree, strategy: np.ndarray,
-                            player: int, legal: np.ndarray,
-                            even_split: bool) -> np.ndarray:
+  def _average_continuation(self, context: FPContext) -> np.ndarray:
+    tree, strategy, player = context.tree, context.strategy, context.player
     player_pass = tree.player_counterfactual_values(strategy, player)
     values = player_pass.cfv
     off_path = player_pass.others_reach == 0.0
@@ -260,80 +308,100 @@ class BeliefDecision:
       fallback = tree.belief_action_values(strategy, player, belief)
       values = np.where(off_path[:, None], fallback, values)
     profile = np.empty_like(values)
-    argmax_profile(values, legal, even_split, profile)
+    argmax_profile(values, context.legal, self.even_split, profile)
     return profile
 
 
 # ---------------------------------------------------------------- steps
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class EmpiricalStep:
   """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset."""
 
-  def __init__(self, min_action_prob: float):
-    self.min_action_prob = min_action_prob
-
-  def step(self, tree: GameTree, arrays: FPArrays, player: int,
-           profile: np.ndarray, t: int) -> StepResult:
-    rows = tree.player_rows[player]
-    mixed = mix_in(profile, tree.infoset_legal[rows], self.min_action_prob)
-    return StepResult((t * arrays.sigma[rows] + mixed) / (t + 1))
+  def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
+    mixed = mix_in(profile, context.legal, context.min_action_prob)
+    t = context.t
+    return (t * context.strategy[context.rows] + mixed) / (t + 1)
 
 
+# lcm(1..max |A|) of each tree a CountingStep has run on (computed once).
+_COUNT_UNITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def count_unit(tree: GameTree) -> int:
+  """L = lcm(1..max |A|): :class:`CountingStep` keeps its counts in units of
+  1/L, so that an even split over any k <= max |A| actions is exact."""
+  unit = _COUNT_UNITS.get(tree)
+  if unit is None:
+    unit = math.lcm(*range(1, int(tree.infoset_num_actions.max()) + 1))
+    _COUNT_UNITS[tree] = unit
+  return unit
+
+
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class CountingStep:
   """The empirical step with exact integer counts of best decisions.
 
   sigma_{T+1} = (sigma_1 + sum_t b_t) / (T + 1) with sum_t b_t held in
   int64 units of 1/L, L = lcm(1..max |A|) (an even split over k maximisers
-  adds L/k), so the average carries no round-off between iterations.
+  adds L/k), so the average carries no round-off between iterations. The
+  counts are this rule's own array, ``decision_counts`` (saved with the
+  solver's state).
   """
 
-  def __init__(self, tree: GameTree, min_action_prob: float):
-    self.unit = math.lcm(*range(1, int(tree.infoset_num_actions.max()) + 1))
-    self.min_action_prob = min_action_prob
+  def initial_state(self, tree: GameTree) -> dict[str, np.ndarray]:
+    """{"decision_counts": zeros}: the counts, [infosets, actions] int64."""
+    return {"decision_counts": np.zeros(tree.infoset_legal.shape,
+                                        dtype=np.int64)}
 
-  def step(self, tree: GameTree, arrays: FPArrays, player: int,
-           profile: np.ndarray, t: int) -> StepResult:
+  def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
+    tree, t = context.tree, context.t
+    unit = count_unit(tree)
     # A row's counts sum to t L after iteration t: refuse before int64 wraps
     # (L = 2520 for |A| <= 10 allows 3.6e15 iterations, but L grows fast:
     # |A| = 40 allows only about 1,700).
-    if t * self.unit > np.iinfo(np.int64).max:
+    if t * unit > np.iinfo(np.int64).max:
       raise OverflowError(
           f"integer_counting: iteration {t} would overflow the int64 counts "
-          f"of best decisions (kept in units of 1/{self.unit}, lcm(1..max "
+          f"of best decisions (kept in units of 1/{unit}, lcm(1..max "
           "|A|)); use integer_counting=False for runs this long on "
           f"{tree.game_string}.")
-    rows = tree.player_rows[player]
-    counts = arrays.decision_counts[rows] + np.rint(
-        profile * self.unit).astype(np.int64)
-    legal = tree.infoset_legal[rows]
-    eps = self.min_action_prob
-    mixed_counts = counts / self.unit
+    counts = context.state["decision_counts"]
+    counts += np.rint(profile * unit).astype(np.int64)
+    legal = context.legal
+    eps = context.min_action_prob
+    mixed_counts = counts / unit
     if eps:
       num_actions = legal.sum(axis=1, keepdims=True)
       mixed_counts = t * eps * legal + (1.0 - num_actions * eps) * mixed_counts
-    return StepResult((arrays.initial_sigma[rows] + mixed_counts) / (t + 1),
-                      counts)
+    return (context.initial_sigma[context.rows] + mixed_counts) / (t + 1)
 
 
+@plain_data
+@dataclasses.dataclass(frozen=True)
 class RealizationStep:
-  """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1)."""
+  """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1);
+  with ``renormalize`` each updated row is clipped at 0 and rescaled to sum
+  to 1 (Schulze 2023, eq. 18)."""
 
-  def __init__(self, renormalize: bool, min_action_prob: float):
-    self.renormalize = renormalize
-    self.min_action_prob = min_action_prob
+  renormalize: bool = False
 
-  def step(self, tree: GameTree, arrays: FPArrays, player: int,
-           profile: np.ndarray, t: int) -> StepResult:
-    rows = tree.player_rows[player]
-    legal = tree.infoset_legal[rows]
-    sigma = arrays.sigma
-    mixed = mix_in(profile, legal, self.min_action_prob)
-    x_sigma = passes.own_reach_of_infosets(tree.own_sequence, sigma,
-                                           rows.start, rows.stop)
+  def __post_init__(self) -> None:
+    object.__setattr__(self, "renormalize",
+                       check_bool("renormalize", self.renormalize))
+
+  def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
+    rows, legal, sigma = context.rows, context.legal, context.strategy
+    own_sequence = context.tree.own_sequence
+    mixed = mix_in(profile, legal, context.min_action_prob)
+    x_sigma = passes.own_reach_of_infosets(own_sequence, sigma, rows.start,
+                                           rows.stop)
     best_profile = sigma.copy()
     best_profile[rows] = mixed
-    x_best = passes.own_reach_of_infosets(tree.own_sequence, best_profile,
+    x_best = passes.own_reach_of_infosets(own_sequence, best_profile,
                                           rows.start, rows.stop)
     updated = np.empty_like(mixed)
     realization_step(sigma[rows], mixed, legal, x_sigma, x_best,
-                     1.0 / (t + 1), self.renormalize, updated)
-    return StepResult(updated)
+                     1.0 / (context.t + 1), self.renormalize, updated)
+    return updated
