@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import exploitability
 from open_spiel.python.algorithms import external_sampling_mccfr
 
+from spiel_ext.algorithms import external_sampling
 from spiel_ext.algorithms.base import Solver
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.external_sampling import (ExternalSamplingConfig,
@@ -136,7 +137,8 @@ def test_a_walk_uses_at_most_the_draws_bound(game_string):
       policy = raw / raw.sum(axis=1, keepdims=True)
       _, _, _, used = external_sampling_pass(
           tree.node_player, tree.infoset, tree.action, tree.chance_prob,
-          tree.utility, tree.subtree_end, policy, player, -1,
+          tree.utility[:, player].copy(), tree.subtree_end, policy, player,
+          -1,
           rng.random(bound), np.zeros(tree.policy_shape),
           np.empty(tree.num_infosets, dtype=np.int64),
           np.empty(bound, dtype=np.int64), np.empty(depth, dtype=np.int64),
@@ -247,6 +249,9 @@ def test_converges_as_fast_as_openspiels_solvers(game_string,
 
 
 def test_full_averaging_converges_on_kuhn():
+  """average_type="full": mean NashConv over 5 seeds falls from 100 to
+  2,000 iterations and is within a factor 1.5 of OpenSpiel's C++ solver
+  with full averaging."""
   game = pyspiel.load_game(KUHN)
   ours = np.mean([_our_nash_convs(game, [100, 2000], seed,
                                   average_type="full") for seed in range(5)],
@@ -266,15 +271,14 @@ def _run_cpp(game, iterations, seed, average_type):
   return solver.average_policy()
 
 
-@pytest.mark.slow
 def test_converges_on_leduc_as_openspiels_cpp_solver():
-  """Leduc, 20,000 iterations, 3 seeds: within a factor 1.5 of OpenSpiel's
-  C++ solver's mean NashConv."""
+  """Leduc, 20,000 iterations, 5 seeds: mean NashConv within a factor 1.5
+  of OpenSpiel's C++ solver's (measured: 0.367 vs 0.361)."""
   game = pyspiel.load_game("leduc_poker")
   ours = np.mean([_our_nash_convs(game, [20_000], seed)[0]
-                  for seed in range(3)])
+                  for seed in range(5)])
   cpp = np.mean([_openspiel_cpp_nash_conv(game, 20_000, seed)
-                 for seed in range(3)])
+                 for seed in range(5)])
   assert ours < 1.5 * cpp
 
 
@@ -322,6 +326,34 @@ def test_checkpoints_resume_bit_for_bit(average_type):
       np.testing.assert_array_equal(value, expected[key])
     assert (solver.state_dict()["rng_state"] ==
             original.state_dict()["rng_state"])
+
+
+def test_the_run_does_not_depend_on_how_many_uniforms_are_drawn_at_once(
+    monkeypatch):
+  """Uniforms drawn for one iteration at a time or for many make the same
+  run (the generator's stream is the same)."""
+  batched = ExternalSamplingSolver("leduc_poker", seed=6)
+  monkeypatch.setattr(external_sampling, "_UNIFORMS_PER_DRAW", 1)
+  single = ExternalSamplingSolver("leduc_poker", seed=6)
+  assert single._blocks == 1 < batched._blocks  # pylint: disable=protected-access
+  for _ in range(300):
+    batched.evaluate_and_update_policy()
+    single.evaluate_and_update_policy()
+  np.testing.assert_array_equal(batched.cumulative_regret,
+                                single.cumulative_regret)
+  np.testing.assert_array_equal(batched.cumulative_policy,
+                                single.cumulative_policy)
+
+
+@pytest.mark.parametrize("next_block", [np.array([-1]), np.array([10**6]),
+                                        np.array([0.5]), np.array([1, 2])])
+def test_a_corrupt_uniform_block_index_is_refused(next_block):
+  solver = ExternalSamplingSolver(KUHN, seed=1)
+  solver.evaluate_and_update_policy()
+  state = dict(solver.state_dict(), _next_block=next_block)
+  with pytest.raises(ValueError, match="_next_block") as raised:
+    ExternalSamplingSolver(KUHN, seed=1).load_state_dict(state)
+  assert "\n" not in str(raised.value)
 
 
 def test_current_policy_follows_a_loaded_checkpoint():

@@ -2,11 +2,11 @@
 
 Marc Lanctot, Kevin Waugh, Martin Zinkevich, Michael Bowling, "Monte Carlo
 Sampling for Regret Minimization in Extensive Games", NeurIPS 2009,
-section 3.2 (external sampling) and Algorithm 1. One iteration walks the
-tree once per player i = 0, 1, ..., n - 1, in turn (each walk sees the
-regrets the previous ones left): the walk for i draws one outcome at every
-chance history and one action at every other player's history (from the
-current strategy), and explores every action at i's histories. For the
+section 3.2 (external sampling). One iteration walks the tree once per
+player i = 0, 1, ..., n - 1, in turn (each walk sees the regrets the
+previous ones left): the walk for i draws one outcome at every chance
+history and one action at every other player's history (from the current
+strategy), and explores every action at i's histories. For the
 sampled terminals z in Z_I below an infoset I of i it adds the sampled
 counterfactual regret
 
@@ -22,21 +22,23 @@ matching is the CFR family's kernel.
 The average strategy, as OpenSpiel's two ``average_type`` options:
 
 - "simple" (the default): in the walk for i, each sampled history of
-  player i + 1 (mod n) adds that player's current strategy, unweighted,
-  to its infoset's cumulative policy. In expectation that is
-  sigma(I) times the player's own reach (the sampling probability of the
-  others and of chance is the same every iteration); with n > 2 players it
-  is biased, as OpenSpiel's is.
+  player j = i + 1 (mod n) adds j's current strategy, unweighted, to its
+  infoset's cumulative policy. With two players a history h of I is
+  sampled with probability x_j(h) times chance's reach of h, so in
+  expectation I gets x_j(I) sigma(I) times a chance factor that is the same
+  every iteration: CFR's average. With n > 2 the reach of the other
+  sampled players enters too, a bias OpenSpiel's solver shares.
 - "full": after the walks, a full-width pass adds x_i(I) sigma(I) for every
   player and infoset (OpenSpiel sums x_i(h) over the histories of I, the
   same after normalisation).
 
 OpenSpiel starts both tables at 1e-6 per entry (a uniform start); here they
 start at 0, which regret matching also reads as uniform, so that iteration
-1's regrets are exactly the sampled ones. All random numbers come from the
-solver's generator: each iteration draws a block of uniforms (as many as the
-walks can use) that the walks consume in order, so a seed fixes the run and
-a checkpoint resumes it bit for bit.
+1's regrets are exactly the sampled ones. Every random number comes from the
+solver's generator: an iteration's walks consume a block of uniforms (as
+many as they can use) in order; blocks are drawn several at a time (the
+same stream as one at a time) and the undrawn ones are part of the state,
+so a seed fixes the run and a checkpoint resumes it bit for bit.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ from spiel_ext.engine.sampling_passes import (external_sampling_draws,
 _jit = numba.njit(cache=True, nogil=True)
 
 AVERAGE_TYPES = ("simple", "full")
+
+# About how many uniforms the solver draws from its generator at once.
+_UNIFORMS_PER_DRAW = 4096
 
 
 def average_type_name(value: Any) -> str:
@@ -104,22 +109,40 @@ class ExternalSamplingConfig(SolverConfig):
 
 
 @_jit
-def _run_iteration(node_player, infoset, action, chance_prob, utility,
-                   subtree_end, legal, own_sequence, player_starts, draws,
-                   full_average, uniforms, cumulative_regret,
-                   cumulative_policy, current, cfv, visited, averaged,
-                   stack_node, stack_child, stack_value):
+def _run_iteration(structure, outcomes, legal, schedule, tables, uniforms,
+                   next_block, int_scratch, float_scratch):
   """One iteration: a walk and a regret update per player in turn, then the
-  average's update. ``uniforms`` holds sum(draws) uniforms, draws[i] of
-  them for player i's walk."""
-  num_players = player_starts.shape[0] - 1
-  num_actions = current.shape[1]
-  offset = 0
+  average's update (see :meth:`ExternalSamplingSolver._build` for the
+  packed arguments). Uses block next_block[0] of ``uniforms`` and
+  advances it."""
+  node_player, infoset, action, subtree_end = (structure[0], structure[1],
+                                               structure[2], structure[3])
+  chance_prob = outcomes[0]
+  cumulative_regret, cumulative_policy, current = (tables[0], tables[1],
+                                                   tables[2])
+  num_infosets, num_actions = current.shape
+  num_players = outcomes.shape[0] - 1
+  full_average = schedule[0] != 0
+  depth = schedule[1]
+  player_starts = schedule[2:num_players + 3]
+  draws = schedule[num_players + 3:2 * num_players + 3]
+  own_sequence = schedule[2 * num_players + 3:]
+  most_draws = draws.max()
+  visited = int_scratch[:num_infosets]
+  averaged = int_scratch[num_infosets:num_infosets + most_draws]
+  stack_node = int_scratch[num_infosets + most_draws:
+                           num_infosets + most_draws + depth]
+  stack_child = int_scratch[num_infosets + most_draws + depth:]
+  cfv = float_scratch[:num_infosets * num_actions].reshape(
+      (num_infosets, num_actions))
+  stack_value = float_scratch[num_infosets * num_actions:]
+  offset = next_block[0] * draws.sum()
+  next_block[0] += 1
   for player in range(num_players):
     average_player = -1 if full_average else (player + 1) % num_players
     _, num_visited, num_averaged, _ = external_sampling_pass(
-        node_player, infoset, action, chance_prob, utility, subtree_end,
-        current, player, average_player,
+        node_player, infoset, action, chance_prob, outcomes[1 + player],
+        subtree_end, current, player, average_player,
         uniforms[offset:offset + draws[player]], cfv, visited, averaged,
         stack_node, stack_child, stack_value)
     offset += draws[player]
@@ -187,7 +210,8 @@ class ExternalSamplingSolver(Solver):
   """
 
   Config = ExternalSamplingConfig
-  _STATE_ARRAYS = ("cumulative_regret", "cumulative_policy", "_current")
+  _STATE_ARRAYS = ("cumulative_regret", "cumulative_policy", "_current",
+                   "_uniforms", "_next_block")
   _CURRENT_ARRAY = "_current"
   _POSITIONAL = ("average_type",)
 
@@ -206,44 +230,75 @@ class ExternalSamplingSolver(Solver):
 
   def _build(self) -> None:
     tree = self._tree
+    num_players = tree.num_players
     shape = (tree.num_infosets, tree.num_distinct_actions)
-    self.cumulative_regret = np.zeros(shape)
-    self.cumulative_policy = np.zeros(shape)
-    self._current = tree.uniform_policy()
-    self._full_average = self._config.average_type == "full"
-    self._draws = np.array([
+    # An iteration is one kernel call, and numba spends ~55 ns unboxing each
+    # argument (most of an iteration on Kuhn), so the arrays are packed:
+    # the regrets, the average's numerator and the current strategy are
+    # views of one table.
+    self._tables = np.zeros((3,) + shape)
+    self.cumulative_regret = self._tables[0]
+    self.cumulative_policy = self._tables[1]
+    self._current = self._tables[2]
+    self._current[...] = tree.uniform_policy()
+    draws = np.array([
         external_sampling_draws(tree.parent, tree.node_player, player)
-        for player in range(tree.num_players)], dtype=np.int64)
-    self._player_starts = np.array(
-        [rows.start for rows in tree.player_rows] +
-        [tree.player_rows[-1].stop], dtype=np.int64)
-    # Scratch the walks write into (no state: each walk overwrites what it
-    # reads).
-    self._uniforms = np.empty(int(self._draws.sum()))
-    self._cfv = np.zeros(shape)
-    self._visited = np.empty(max(tree.num_infosets, 1), dtype=np.int64)
-    self._averaged = np.empty(max(int(self._draws.max(initial=0)), 1),
-                              dtype=np.int64)
+        for player in range(num_players)], dtype=np.int64)
+    player_starts = [rows.start for rows in tree.player_rows]
+    player_starts.append(tree.player_rows[-1].stop)
+    self._structure = np.stack([tree.node_player, tree.infoset, tree.action,
+                                tree.subtree_end]).astype(np.int32)
+    self._outcomes = np.vstack([tree.chance_prob[None, :], tree.utility.T])
     depth = tree_depth(tree.parent) + 1
-    self._stack_node = np.empty(depth, dtype=np.int64)
-    self._stack_child = np.empty(depth, dtype=np.int64)
-    self._stack_value = np.empty(depth)
-    self._arguments = (
-        tree.node_player, tree.infoset, tree.action, tree.chance_prob,
-        tree.utility, tree.subtree_end, tree.infoset_legal,
-        tree.own_sequence, self._player_starts, self._draws,
-        self._full_average, self._uniforms, self.cumulative_regret,
-        self.cumulative_policy, self._current, self._cfv, self._visited,
-        self._averaged, self._stack_node, self._stack_child,
-        self._stack_value)
+    # [full average?, stack depth, player row starts, draws per walk, own
+    # sequences] (see _run_iteration).
+    self._schedule = np.concatenate([
+        [self._config.average_type == "full", depth], player_starts, draws,
+        tree.own_sequence]).astype(np.int64)
+    # Uniforms for several iterations are drawn at once (the same stream as
+    # one draw per iteration); _next_block is the next iteration's block.
+    block = max(int(draws.sum()), 1)
+    self._blocks = max(1, _UNIFORMS_PER_DRAW // block)
+    self._uniforms = np.zeros(self._blocks * block)
+    self._next_block = np.array([self._blocks], dtype=np.int64)
+    # The walks' scratch: [visited, averaged, stack nodes, stack children]
+    # and [counterfactual values, stack values].
+    self._int_scratch = np.zeros(
+        tree.num_infosets + int(draws.max(initial=0)) + 2 * depth,
+        dtype=np.int64)
+    self._float_scratch = np.zeros(shape[0] * shape[1] + depth)
+    self._arguments = (self._structure, self._outcomes, tree.infoset_legal,
+                       self._schedule, self._tables, self._uniforms,
+                       self._next_block, self._int_scratch,
+                       self._float_scratch)
 
   # ------------------------------------------------------------ iteration
   def evaluate_and_update_policy(self) -> None:
     """Runs one iteration: a sampled walk and regret update per player, in
     turn (OpenSpiel's ``iteration()``), then the average's update."""
-    self._rng.random(out=self._uniforms)
+    if self._next_block[0] >= self._blocks:
+      self._rng.random(out=self._uniforms)
+      self._next_block[0] = 0
     _run_iteration(*self._arguments)
     self._iteration += 1
+
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores a :meth:`state_dict` (see :meth:`Solver.load_state_dict`),
+    the generator's undrawn uniforms included.
+
+    Raises:
+      ValueError: as :meth:`Solver.load_state_dict`, or a block index
+        outside the checkpoint's uniforms.
+    """
+    next_block = np.asarray(state.get("_next_block")) if isinstance(
+        state, dict) else None
+    if (next_block is None or next_block.shape != (1,) or
+        next_block.dtype.kind not in "iu" or
+        not 0 <= int(next_block[0]) <= self._blocks):
+      raise ValueError(f"checkpoint array _next_block is corrupt: "
+                       f"{short_repr(next_block)} (expected one int in "
+                       f"0..{self._blocks}).")
+    super().load_state_dict(state)
 
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:

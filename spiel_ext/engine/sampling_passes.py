@@ -95,8 +95,9 @@ def _draw_child(h, subtree_end, weights_are_chance, chance_prob, policy, row,
 
 
 @jit
-def external_sampling_pass(node_player, infoset, action, chance_prob, utility,
-                           subtree_end, policy, player, average_player,
+def external_sampling_pass(node_player, infoset, action, chance_prob,
+                           player_utility, subtree_end, policy, player,
+                           average_player,
                            uniforms, cfv, visited, averaged, stack_node,
                            stack_child, stack_value):
   """One external-sampling walk for ``player`` under ``policy``.
@@ -105,12 +106,14 @@ def external_sampling_pass(node_player, infoset, action, chance_prob, utility,
   every infoset I of ``player`` the walk reaches (each once, under perfect
   recall) and every legal a, and lists those infosets in ``visited``;
   lists, once per reach, the infosets of ``average_player`` the walk
-  samples at in ``averaged`` (-1: none), where OpenSpiel's "simple" average
-  adds the current strategy.
+  samples at in ``averaged`` (where OpenSpiel's "simple" average adds the
+  current strategy).
 
   Args:
-    node_player, infoset, action, chance_prob, utility, subtree_end: the
-      tree's arrays (chance_prob and utility may be a model's).
+    node_player, infoset, action, chance_prob, subtree_end: the tree's
+      arrays (chance_prob may be a model's).
+    player_utility: [histories] the player's utility, ``utility[:, player]``
+      (or a model's).
     policy: [infosets, actions] current strategy, read only.
     player: whose values are sampled.
     average_player: the player whose sampled infosets are listed, or -1.
@@ -136,7 +139,7 @@ def external_sampling_pass(node_player, infoset, action, chance_prob, utility,
     while True:
       acting = node_player[h]
       if acting == TERMINAL:
-        value = utility[h, player]
+        value = player_utility[h]
         break
       if acting == CHANCE:
         h = _draw_child(h, subtree_end, True, chance_prob, policy, 0, action,
