@@ -133,6 +133,9 @@ def _rule(name: str, value: Any, names: dict[str, type], method: str,
   ``names`` stands for (with its default options)."""
   if isinstance(value, str):
     return names[check_choice(name, value, tuple(names))]()
+  if isinstance(value, type):
+    raise TypeError(f"{name} must be a {kind} object; got the class "
+                    f"{value.__name__} (write {value.__name__}()).")
   return check_methods(name, value, (method,), kind)
 
 
@@ -189,7 +192,8 @@ class FictitiousPlayConfig(SolverConfig):
       rule's ``even_split`` ("lowest": exact ties broken as OpenSpiel's best
       response breaks them, or to the lowest action id; "even": an even
       split among the exact maximisers).{_FIRST_STEP_ARG}
-      Not with ``CountingStep``, whose counts keep sigma_1's weight.{_COMMON_ARGS}
+      Not with ``CountingStep``, whose counts keep sigma_1's
+      weight.{_COMMON_ARGS}
 
   ``renormalize``, ``continuation`` and ``tie_break`` are shortcuts for the
   rules' options: a rule given by name takes them; a rule object must
