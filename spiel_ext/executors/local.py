@@ -86,7 +86,8 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
   if progress is not None and start:
     progress(start)
   sink = _StoreSink(store, progress, runner_pid)
-  for end in chunk_ends(start, job.unit.iterations, checkpoint_every):
+  for end in chunk_ends(start, job.unit.iterations,
+                        job.checkpoint_interval(checkpoint_every)):
     checkpoint = advance(job.unit, checkpoint, end, job.make_solver,
                          job.metrics, sink)
     _check_runner(runner_pid)

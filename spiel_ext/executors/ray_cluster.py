@@ -81,7 +81,8 @@ class RayExecutor:
       if start:
         on_iterations(start)
       plans[job.unit.unit_id] = (job, store, start)
-      end = next_chunk_end(start, job.unit.iterations, checkpoint_every)
+      end = next_chunk_end(start, job.unit.iterations,
+                           job.checkpoint_interval(checkpoint_every))
       pending[remote.remote(job, checkpoint, end)] = job.unit.unit_id
     while pending:
       ready, _ = self._ray.wait(list(pending), num_returns=1)
@@ -96,7 +97,7 @@ class RayExecutor:
       if checkpoint.iteration < job.unit.iterations:
         plans[unit_id] = (job, store, checkpoint.iteration)
         end = next_chunk_end(checkpoint.iteration, job.unit.iterations,
-                             checkpoint_every)
+                             job.checkpoint_interval(checkpoint_every))
         pending[remote.remote(job, checkpoint, end)] = unit_id
       else:
         store.mark_done()

@@ -20,10 +20,23 @@ from spiel_ext.results.store import CorruptUnit, UnitStore
 @dataclasses.dataclass(frozen=True)
 class Job:
   """A unit with the functions that run it (picklable: module-level
-  functions or functools.partial of them)."""
+  functions or functools.partial of them).
+
+  Attributes:
+    resumable: False for a solver that cannot continue exactly from its
+      ``state_dict()`` (OpenSpiel's C++ CFR+): its unit runs in one go,
+      checkpointed only at its end.
+  """
   unit: WorkUnit
   make_solver: Callable[..., Any]
   metrics: dict[str, Callable[[Any, Any], float]]
+  resumable: bool = True
+
+  def checkpoint_interval(self, checkpoint_every: int) -> int:
+    """Iterations between this unit's checkpoints: ``checkpoint_every``,
+    or the whole unit when it is not resumable."""
+    return checkpoint_every if self.resumable else max(self.unit.iterations,
+                                                       1)
 
 
 def unit_store(output_dir: str | Path, unit: WorkUnit) -> UnitStore:

@@ -7,6 +7,7 @@ Each is a short declaration (:class:`spec.Experiment`) in its own module;
 from spiel_ext.experiments.bufp import BUFP_CONVERGENCE, BUFP_TABLES
 from spiel_ext.experiments.gxfp import (GXFP_CONVERGENCE, GXFP_VNM_ASYMMETRIC,
                                         GXFP_VNM_RAISE)
+from spiel_ext.experiments.league import SOLVER_LEAGUE
 from spiel_ext.experiments.pref_cfr import (
     PREF_CFR_KUHN_ALPHA, PREF_CFR_KUHN_SETTINGS_EXPERIMENT, PREF_CFR_STYLES)
 from spiel_ext.experiments.quickstart import QUICKSTART
@@ -23,7 +24,7 @@ EXPERIMENTS: dict[str, Experiment] = {
                                        GXFP_VNM_ASYMMETRIC, GXFP_VNM_RAISE,
                                        GXFP_CONVERGENCE, PREF_CFR_STYLES,
                                        VCFR_UNKNOWN_ENV, VCFR_ABLATIONS,
-                                       VCFR_INFORMATION]
+                                       VCFR_INFORMATION, SOLVER_LEAGUE]
 }
 
 __all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",

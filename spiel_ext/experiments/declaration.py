@@ -27,8 +27,9 @@ class Scale:
   """The size of a run: iterations, seeds, games, algorithms.
 
   Attributes:
-    iteration_caps: {algorithm: iterations} for slow reference algorithms
-      that run only the first iterations.
+    iteration_caps: (algorithm, iterations) for slow reference algorithms
+      that run only the first iterations, or (algorithm, iterations, game)
+      for a cap on one game only (see :func:`settings.iteration_cap`).
     snapshots: (algorithm, name, metric, threshold): keep that algorithm's
       average strategy the first time ``metric`` <= ``threshold``.
   """
@@ -37,7 +38,7 @@ class Scale:
   games: tuple[str, ...]
   algorithms: tuple[str, ...]
   eval_every: int | None = None
-  iteration_caps: tuple[tuple[str, int], ...] = ()
+  iteration_caps: tuple[tuple, ...] = ()
   snapshots: tuple[tuple[str, str, str, float], ...] = ()
 
 
@@ -52,7 +53,7 @@ class Settings:
   algorithms: tuple[str, ...]
   metrics: tuple[str, ...]
   eval_every: int | None
-  iteration_caps: tuple[tuple[str, int], ...]
+  iteration_caps: tuple[tuple, ...]
   first_seed: int = 0
   snapshots: tuple[tuple[str, str, str, float], ...] = ()
 
@@ -90,6 +91,10 @@ class Experiment:
       the authors' code and our runs make it (the report's settings table).
     variants: the paper setting first, then our other choices as labelled
       ablations, each naming the algorithm labels that run it.
+    pages: documentation pages written from the run with the reproduction
+      report: functions (run folder, report path) -> the page written next
+      to the report, or None when the run has not written what it needs
+      (an existing page is then left as it is).
   """
   name: str
   description: str
@@ -102,6 +107,7 @@ class Experiment:
   claims: tuple[ClaimSpec, ...] | None = None
   choices: tuple[Choice, ...] = ()
   variants: tuple[Variant, ...] = ()
+  pages: tuple[Callable[[Path, Path], Path | None], ...] = ()
 
   def __post_init__(self):
     if self.variants and not self.variants[0].is_paper_setting:

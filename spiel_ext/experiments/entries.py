@@ -14,7 +14,13 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Callable
 
+import pyspiel
+
 from spiel_ext.algorithms.protocol import values_equal
+
+# The kinds of game an entry may require (``AlgorithmEntry.requires``).
+TWO_PLAYER_ZERO_SUM = "two-player zero-sum"
+REQUIREMENTS = (TWO_PLAYER_ZERO_SUM,)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +42,13 @@ class AlgorithmEntry:
     description: what it is, in a phrase.
     seeded: False for a deterministic solver (one seed is enough).
     extra: the optional extra whose packages it needs.
+    requires: the kind of game it is defined for (one of
+      :data:`REQUIREMENTS`, e.g. "two-player zero-sum"), or None for any
+      game the engine compiles. A run leaves out the games it does not
+      apply to (:meth:`applies_to`), and its tables say so.
+    resumable: False for a solver that cannot continue exactly from its
+      ``state_dict()``: its units run in one go, checkpointed only at the
+      end (a unit killed mid-run starts again).
   """
   solver: Callable[..., Any]
   config: Any = ()
@@ -44,6 +57,8 @@ class AlgorithmEntry:
   description: str = ""
   seeded: bool = True
   extra: str | None = None
+  requires: str | None = None
+  resumable: bool = True
 
   def __post_init__(self):
     if not callable(self.solver):
@@ -63,6 +78,20 @@ class AlgorithmEntry:
         (str(name), value) for name, value in items)))
     if not self.label:
       object.__setattr__(self, "label", self.id)
+    if self.requires is not None and self.requires not in REQUIREMENTS:
+      raise ValueError(f"AlgorithmEntry {self.id!r}: requires must be one of "
+                       f"{list(REQUIREMENTS)} or None; got "
+                       f"{self.requires!r}.")
+
+  def applies_to(self, game: Any) -> bool:
+    """Whether the entry runs on ``game`` (a game string or pyspiel game):
+    False when the game is not of the kind :attr:`requires` names."""
+    if self.requires is None:
+      return True
+    from spiel_ext.engine import load_game  # pylint: disable=g-import-not-at-top
+    loaded = load_game(game)
+    return (loaded.num_players() == 2 and
+            loaded.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM)
 
   @property
   def hyperparameters(self) -> tuple[tuple[str, Any], ...]:
@@ -103,3 +132,59 @@ def registry(*groups: tuple[AlgorithmEntry, ...] | list[AlgorithmEntry]
         raise ValueError(f"algorithm id {entry.id!r} is declared twice.")
       entries[entry.id] = entry
   return entries
+
+
+class LastIterate:
+  """A solver whose ``average_policy()`` is its last iterate
+  (``current_policy()``), so that the platform, which evaluates average
+  policies, measures the last iterate. Everything else is the solver's.
+
+  Args:
+    solver: any solver with the contract of
+      :mod:`spiel_ext.algorithms.protocol`.
+
+  Example::
+
+    LastIterate(MMDSolver("kuhn_poker", 0.05)).average_policy()  # its iterate
+  """
+
+  def __init__(self, solver: Any):
+    self.solver = solver
+
+  @property
+  def config(self) -> Any:
+    """The solver's hyperparameters."""
+    return self.solver.config
+
+  @property
+  def iteration_count(self) -> int:
+    """The solver's completed iterations."""
+    return self.solver.iteration_count
+
+  def progress(self) -> Any:
+    """The solver's progress."""
+    return self.solver.progress()
+
+  def evaluate_and_update_policy(self) -> None:
+    """One iteration of the solver."""
+    self.solver.evaluate_and_update_policy()
+
+  def iteration(self) -> None:
+    """Alias of :meth:`evaluate_and_update_policy`."""
+    self.solver.evaluate_and_update_policy()
+
+  def current_policy(self) -> Any:
+    """The solver's last iterate."""
+    return self.solver.current_policy()
+
+  def average_policy(self) -> Any:
+    """A copy of the solver's last iterate (not its average)."""
+    return self.solver.current_policy().__copy__()
+
+  def state_dict(self) -> dict[str, Any]:
+    """The solver's state."""
+    return self.solver.state_dict()
+
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores the solver's state."""
+    self.solver.load_state_dict(state)

@@ -73,12 +73,16 @@ def write_reproduction_report(experiments: dict[str, Experiment],
   ``output_dir``, written to ``path`` (default
   ``<output_dir>/reproduction.md``). A section whose experiment has no
   results in ``output_dir`` keeps what the report at ``path`` said, if that
-  had results."""
+  had results. The experiments' pages (``Experiment.pages``, such as the
+  solver league's ``which-solver.md``) are written next to it."""
   path = Path(output_dir) / "reproduction.md" if path is None else Path(path)
   sections = {name: report_section(name, experiment, Path(output_dir) / name,
                                    path)
               for name, experiment in experiments.items()
               if experiment.claims is not None}
+  for name, experiment in experiments.items():
+    for write_page in experiment.pages:
+      write_page(Path(output_dir) / name, path)
   return write_report(path, sections, preamble=(
       "Verdicts compare each paper statement with our numbers at the scale "
       "shown; quick-scale runs use fewer iterations and seeds than the "

@@ -16,7 +16,7 @@ from spiel_ext.executors.units import measure
 from spiel_ext.experiments.declaration import Experiment, Outputs, Settings
 from spiel_ext.experiments.metrics import metric_function
 from spiel_ext.experiments.run_folder import prepare_folder
-from spiel_ext.experiments.settings import evaluation_points
+from spiel_ext.experiments.settings import evaluation_points, iteration_cap
 from spiel_ext.results.lock import RunLock
 from spiel_ext.results.manifest import (read_manifest, session_record, utc_now,
                                         write_manifest)
@@ -24,27 +24,31 @@ from spiel_ext.results.store import load_results, write_merged
 
 
 def build_jobs(settings: Settings) -> list[Job]:
-  """One job per game x algorithm x seed."""
+  """One job per game x algorithm x seed (leaving out the games an
+  algorithm does not apply to: ``AlgorithmEntry.requires``)."""
   from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
-  caps = dict(settings.iteration_caps)
+  caps = settings.iteration_caps
+  cap_points = tuple(int(cap[1]) for cap in caps)
   jobs = []
   for game in settings.games:
     for algorithm in settings.algorithms:
       entry = ALGORITHMS[algorithm]
-      iterations = min(settings.iterations, caps.get(algorithm,
-                                                     settings.iterations))
+      if not entry.applies_to(game):
+        continue
+      iterations = iteration_cap(caps, algorithm, game, settings.iterations)
       seeds = settings.seeds if entry.seeded else 1
       for seed in range(settings.first_seed, settings.first_seed + seeds):
         unit = WorkUnit(settings.experiment, game, algorithm,
                         entry.hyperparameters, seed, iterations,
                         evaluation_points(iterations, settings.eval_every,
-                                          tuple(caps.values())),
+                                          cap_points),
                         settings.metrics,
                         tuple((name, metric, threshold) for owner, name,
                               metric, threshold in settings.snapshots
                               if owner == algorithm))
         jobs.append(Job(unit, entry.factory,
-                        {name: metric_function(name) for name in settings.metrics}))
+                        {name: metric_function(name) for name in settings.metrics},
+                        entry.resumable))
   return jobs
 
 

@@ -40,6 +40,17 @@ def evaluation_points(iterations: int, eval_every: int | None,
   return tuple(sorted(int(p) for p in points if 1 <= p <= iterations))
 
 
+def iteration_cap(caps: Sequence[tuple], algorithm: str, game: str,
+                  iterations: int) -> int:
+  """The iterations ``algorithm`` runs on ``game``: ``iterations``, or
+  less where ``caps`` cap it, by (algorithm, cap) on every game or by
+  (algorithm, cap, game) on that game (the smallest cap that applies)."""
+  for cap in caps:
+    if cap[0] == algorithm and (len(cap) < 3 or cap[2] == game):
+      iterations = min(iterations, int(cap[1]))
+  return iterations
+
+
 def settings_for(experiment: Experiment, scale: str, *,
                  iterations: int | None = None, seeds: int | None = None,
                  games: Sequence[str] | None = None,
@@ -101,7 +112,10 @@ def settings_for(experiment: Experiment, scale: str, *,
     raise ValueError(f"seeds: {len(games)} games x {len(algorithms)} "
                      f"algorithms x {seed_count} seeds = {units:,} work "
                      f"units; at most {MAX_UNITS:,} are allowed.")
+  # A cap on one game names it as the run does: the canonical string.
+  caps = tuple(cap if len(cap) < 3 else (cap[0], cap[1], game_string(cap[2]))
+               for cap in base.iteration_caps)
   return Settings(experiment.name, scale, iterations or base.iterations,
                   seeds or base.seeds, games, algorithms, experiment.metrics,
-                  eval_every or base.eval_every, base.iteration_caps,
+                  eval_every or base.eval_every, caps,
                   first_seed, base.snapshots)

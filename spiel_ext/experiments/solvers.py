@@ -18,6 +18,7 @@ from spiel_ext.experiments.common_algorithms import (COMMON_ALGORITHMS,
                                                      build_openspiel_cfr)
 from spiel_ext.experiments.entries import AlgorithmEntry, registry
 from spiel_ext.experiments.gxfp.algorithms import GXFP_ALGORITHMS
+from spiel_ext.experiments.league.algorithms import LEAGUE_ALGORITHMS
 from spiel_ext.experiments.pref_cfr.algorithms import (
     PREF_CFR_ALGORITHMS, PREF_CFR_KUHN_SETTING_LIST, PREF_CFR_KUHN_SETTINGS,
     STYLE_ALGORITHMS, STYLE_DEGREE, STYLE_VULNERABILITY, STYLES,
@@ -29,7 +30,7 @@ from spiel_ext.experiments.vcfr.algorithms import (LEARNER_ALGORITHMS,
 
 ALGORITHMS: dict[str, AlgorithmEntry] = registry(
     COMMON_ALGORITHMS, PREF_CFR_ALGORITHMS, BUFP_ALGORITHMS, GXFP_ALGORITHMS,
-    tuple(LEARNER_ALGORITHMS.values()))
+    tuple(LEARNER_ALGORITHMS.values()), LEAGUE_ALGORITHMS)
 
 _EXTRA_MODULES = {"bnn": "torch"}
 
