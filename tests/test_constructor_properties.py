@@ -78,6 +78,11 @@ CONSTRUCTORS = {
     "PDCFRPlusSolver": (algorithms.PDCFRPlusSolver, dict(
         game=KUHN, config=None, alternating_updates=True, random_init=True,
         init_scale=1.0, seed=0, alpha=2.3, gamma=5.0)),
+    "ExternalSamplingSolver": (algorithms.ExternalSamplingSolver, dict(
+        game=KUHN, config=None, average_type="simple", seed=0)),
+    "MMDSolver": (algorithms.MMDSolver, dict(
+        game=KUHN, config=None, alpha=0.05, stepsize=None,
+        alternating_updates=False, seed=0)),
     "ChanceSampledCFRSolver": (algorithms.ChanceSampledCFRSolver, dict(
         game=KUHN, config=None, alternating_updates=False,
         linear_averaging=True, correlated_chance=True, sampled_averaging=True,

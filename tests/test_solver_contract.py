@@ -42,6 +42,9 @@ SOLVERS = {
         averaging="linear", random_init=True, seed=2)),
     "DCFRPlusSolver": (algorithms.DCFRPlusSolver, dict(
         discount_offset=1.5, alternating_updates=False)),
+    "ExternalSamplingSolver": (algorithms.ExternalSamplingSolver, dict(
+        average_type="full", seed=4)),
+    "MMDSolver": (algorithms.MMDSolver, dict(alpha=0.1, stepsize=0.5)),
     "PDCFRPlusSolver": (algorithms.PDCFRPlusSolver, dict(
         alpha=2.0, gamma=3.0, random_init=True)),
     "PrefCFRSolver": (PrefCFRSolver, dict(

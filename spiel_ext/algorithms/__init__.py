@@ -22,15 +22,18 @@ disk).
 from spiel_ext.algorithms.cfr import (CFRConfig, CFRPlusConfig, CFRPlusSolver,
                                       CFRSolver, DCFRConfig, DCFRSolver,
                                       LCFRConfig, LCFRSolver)
+from spiel_ext.algorithms.dcfr_plus import (DCFRPlusConfig, DCFRPlusSolver,
+                                            PDCFRPlusConfig, PDCFRPlusSolver)
+from spiel_ext.algorithms.external_sampling import (ExternalSamplingConfig,
+                                                    ExternalSamplingSolver)
 from spiel_ext.algorithms.fictitious_play import (BUFPConfig, BUFPSolver,
                                                   FictitiousPlayConfig,
                                                   FictitiousPlaySolver,
                                                   GXFPConfig, GXFPSolver,
                                                   XFPConfig, XFPSolver)
-from spiel_ext.algorithms.dcfr_plus import (DCFRPlusConfig, DCFRPlusSolver,
-                                            PDCFRPlusConfig, PDCFRPlusSolver)
 from spiel_ext.algorithms.mccfr import (ChanceSampledCFRConfig,
                                         ChanceSampledCFRSolver)
+from spiel_ext.algorithms.mmd import MMDConfig, MMDSolver
 from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
                                             OpenSpielCFRConfig)
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusConfig, PCFRPlusSolver
@@ -45,7 +48,8 @@ from spiel_ext.algorithms.regret import (RegretMinimizationConfig,
 # (and are each solver's ``Config``), as are the protocol's Progress and
 # SolverProtocol.
 __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
-           "PCFRPlusSolver", "DCFRPlusSolver", "PDCFRPlusSolver",
+           "PCFRPlusSolver", "DCFRPlusSolver", "PDCFRPlusSolver", "MMDSolver",
+           "ExternalSamplingSolver",
            "ChanceSampledCFRSolver", "PrefCFRSolver",
            "XFPSolver", "GXFPSolver", "BUFPSolver", "FictitiousPlaySolver",
            "FirstDecisions", "RegretMinimizationSolver", "OpenSpielCFRAdapter",
