@@ -105,11 +105,12 @@ _ARGS = """
 
 _RAISES = """
   Raises:
-    TypeError: a bool option that is not a bool, ``seed`` not an int, or a
-      keyword that is no field of the config.
+    TypeError: a bool option that is not a bool, ``seed`` not an int, a
+      rule object without its method, or a keyword that is no field of the
+      config.
     ValueError: a bad option (the message names it and the accepted values),
-      an ``initial_policy`` that is not a strategy, or a game without
-      perfect-recall infostate strings.
+      an option its rule does not take, an ``initial_policy`` that is not a
+      strategy, or a game without perfect-recall infostate strings.
 """
 
 
