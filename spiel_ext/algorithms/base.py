@@ -330,6 +330,28 @@ class Solver:
     """The average strategy as a [infosets, actions] array (a new array)."""
     raise NotImplementedError
 
+  def _normalised_average(self, numerator: np.ndarray,
+                          name: str = "cumulative_policy") -> np.ndarray:
+    """``numerator`` normalised per infoset; uniform where it sums to 0.
+
+    Raises:
+      RuntimeError: ``numerator`` (the solver's array ``name``) holds NaN or
+        infinite entries (never the case for the solvers' own updates).
+    """
+    totals = numerator.sum(axis=1, keepdims=True)
+    if not np.isfinite(totals).all():
+      row = int(np.flatnonzero(~np.isfinite(totals[:, 0]))[0])
+      raise RuntimeError(
+          f"{type(self).__name__}.{name} holds non-finite values at infoset "
+          f"{self._tree.infoset_keys[row]!r} after iteration "
+          f"{self._iteration}: {numerator[row].tolist()}.")
+    empty = totals == 0.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+      average = numerator / totals
+    if empty.any():
+      return np.where(empty, self._tree.uniform_policy(), average)
+    return average
+
   # -------------------------------------------------------- player updates
   def _compute_update(self, player: int) -> Any:
     """What ``player``'s update needs from the current profile."""

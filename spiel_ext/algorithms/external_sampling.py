@@ -304,10 +304,4 @@ class ExternalSamplingSolver(Solver):
   def average_strategy(self) -> np.ndarray:
     """Normalised cumulative policy; uniform where nothing was accumulated
     (as OpenSpiel's average policy at infosets never sampled)."""
-    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
-    empty = totals == 0.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-      average = self.cumulative_policy / totals
-    if empty.any():
-      return np.where(empty, self._tree.uniform_policy(), average)
-    return average
+    return self._normalised_average(self.cumulative_policy)

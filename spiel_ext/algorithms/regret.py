@@ -249,16 +249,4 @@ class RegretMinimizationSolver(Solver):
       RuntimeError: the cumulative policy holds NaN or infinite entries
         (never the case for the solvers' own updates).
     """
-    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
-    if not np.isfinite(totals).all():
-      row = int(np.flatnonzero(~np.isfinite(totals[:, 0]))[0])
-      raise RuntimeError(
-          f"{type(self).__name__}.cumulative_policy holds non-finite values "
-          f"at infoset {self._tree.infoset_keys[row]!r} after iteration "
-          f"{self._iteration}: {self.cumulative_policy[row].tolist()}.")
-    empty = totals == 0.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-      average = self.cumulative_policy / totals
-    if empty.any():
-      return np.where(empty, self._tree.uniform_policy(), average)
-    return average
+    return self._normalised_average(self.cumulative_policy)
