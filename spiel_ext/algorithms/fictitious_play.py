@@ -34,6 +34,7 @@ returns it as the same TabularPolicy on every call (updated in place),
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -447,6 +448,12 @@ class FictitiousPlaySolver(Solver):
     self.initial_sigma = mix_in(self._initial_strategy(run.initial_policy),
                                 self.legal, eps)
     self.sigma = self.initial_sigma.copy()
+    # Each player's rows, legal mask and rule arrays, as views (the arrays
+    # are only ever updated in place, so the views stay current).
+    self._player_views = [
+        (rows, self.legal[rows], types.MappingProxyType(
+            {name: array[rows] for name, array in self._rule_state.items()}))
+        for rows in tree.player_rows]
 
   @property
   def decision_counts(self) -> np.ndarray | None:
@@ -501,12 +508,10 @@ class FictitiousPlaySolver(Solver):
                t: int) -> FPContext:
     """The rules' view of ``player``'s update at iteration t against
     ``strategy``."""
-    tree = self._tree
-    rows = tree.player_rows[player]
+    rows, legal, state = self._player_views[player]
     # The steps mix with weight 1/(t+1); t - 1 gives the authors' 1/t.
     step_t = t - 1 if self._first_step_one else t
-    state = {name: array[rows] for name, array in self._rule_state.items()}
-    return FPContext(tree, player, rows, self.legal[rows], strategy, step_t,
+    return FPContext(self._tree, player, rows, legal, strategy, step_t,
                      self.min_action_prob, self.initial_sigma, state)
 
   def best_decisions(self, player: int,
