@@ -285,3 +285,11 @@ def test_a_tiny_run_writes_the_table_figures_and_page(tmp_path):
   assert "# Which solver?" in page and NA in page
   assert "(which-solver_files/nash_conv_kuhn.png)" in page
   assert (report.parent / "which-solver_files" / "nash_conv_kuhn.png").exists()
+
+
+def test_every_game_has_a_short_name():
+  names = [league.game_name(game) for game in league_settings.GAMES]
+  assert len(set(names)) == len(names)
+  assert all("(" not in name for name in names)
+  assert league.game_name("kuhn_poker()") == "Kuhn"
+  assert league.game_slug(league_settings.GOOFSPIEL) == "goofspiel_4"

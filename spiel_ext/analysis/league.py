@@ -29,11 +29,11 @@ import math
 from typing import NamedTuple, Sequence
 
 import pandas as pd
-import pyspiel
 
 from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
                                        figure, table)
 from spiel_ext.analysis.labels import game_label
+from spiel_ext.engine import load_game
 
 METRIC = "nash_conv"
 # The target NashConv: this fraction of the game's payoff range.
@@ -47,33 +47,40 @@ MMD_LAST_ITERATE = table("mmd_last_iterate")
 FASTEST = table("fastest")
 
 
-# The league's games by their label (spiel_ext.analysis.labels.game_label
-# of the canonical string): (short name, file-name part).
+# The league's games, in any spelling (canonicalised when first read):
+# (short name, file-name part).
 GAME_NAMES = {
     "kuhn_poker": ("Kuhn", "kuhn"),
     "leduc_poker": ("Leduc", "leduc"),
     "spiel_ext_leduc(ranks=5)": ("Leduc, 5 ranks", "leduc_5_ranks"),
-    "liars_dice": ("Liar's dice, 1 die", "liars_dice"),
-    "turn_based_simultaneous_game(game=goofspiel(egocentric=False,"
-    "imp_info=True,num_cards=4,num_turns=-1,players=2,"
-    "points_order=descending,returns_type=win_loss))":
-        ("Goofspiel, 4 cards", "goofspiel_4"),
-    "battleship(board_height=2,board_width=2,num_shots=3,ship_sizes=[2],"
-    "ship_values=[1])": ("Battleship 2x2", "battleship_2x2"),
+    "liars_dice(numdice=1)": ("Liar's dice, 1 die", "liars_dice"),
+    "turn_based_simultaneous_game(game=goofspiel(imp_info=True,num_cards=4,"
+    "points_order=descending))": ("Goofspiel, 4 cards", "goofspiel_4"),
+    "battleship(board_height=2,board_width=2,ship_sizes=[2],ship_values=[1],"
+    "num_shots=3)": ("Battleship 2x2", "battleship_2x2"),
     "kuhn_poker(players=3)": ("Kuhn, 3 players", "kuhn_3_players"),
 }
+
+
+@functools.lru_cache(maxsize=None)
+def _canonical(game: str) -> str:
+  """The game string as pyspiel writes it (``game`` itself if it does not
+  load)."""
+  try:
+    return str(load_game(game))
+  except ValueError:
+    return game
 
 
 @functools.lru_cache(maxsize=None)
 def _names(game: str) -> tuple[str, str]:
   """(short name, file-name part) of a game string in any spelling; for a
   game outside the league, its label and the label as a file name."""
-  try:
-    label = game_label(str(pyspiel.load_game(game)))
-  except pyspiel.SpielError:
-    label = game
-  if label in GAME_NAMES:
-    return GAME_NAMES[label]
+  known = {_canonical(name): value for name, value in GAME_NAMES.items()}
+  canonical = _canonical(game)
+  if canonical in known:
+    return known[canonical]
+  label = game_label(canonical)
   text = "".join(c if c.isalnum() else "_" for c in label)
   return label, "_".join(part for part in text.split("_") if part)
 
@@ -111,7 +118,7 @@ MOVED = 0.5
 @functools.lru_cache(maxsize=None)
 def payoff_range(game: str) -> float:
   """The game's max utility - min utility (pyspiel's bounds)."""
-  loaded = pyspiel.load_game(game)
+  loaded = load_game(game)
   return float(loaded.max_utility() - loaded.min_utility())
 
 
