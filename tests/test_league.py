@@ -249,8 +249,11 @@ def test_a_tiny_run_writes_the_table_figures_and_page(tmp_path):
   settings = settings_for(LEAGUE, "quick", iterations=40,
                           games=("kuhn_poker", "kuhn_poker(players=3)"),
                           algorithms=TINY_ALGORITHMS)
+  # Checkpoints every 10 iterations: the C++ CFR+ unit runs in one go
+  # (OpenSpiel's restored CFR+ would drift from CFR+), the others resume.
   outputs = run_experiment(LEAGUE, settings, tmp_path,
-                           make_executor("local"), quiet=True)
+                           make_executor("local"), quiet=True,
+                           checkpoint_every=10)
   folder = outputs.folder
   for game in ("kuhn", "kuhn_3_players"):
     assert (folder / "figures" / f"nash_conv_{game}.png").exists()
@@ -266,7 +269,7 @@ def test_a_tiny_run_writes_the_table_figures_and_page(tmp_path):
   assert lines["MMD (average)"][1] == f"{NA} |"
   assert lines["MMD (last iterate)"][1] == f"{NA} |"
   # PCFR+ reaches 0.004 on Kuhn within 40 iterations; the C++ CFR+ row is
-  # CFR+'s, iterate for iterate.
+  # CFR+'s, iterate for iterate, though the run checkpointed every 10.
   assert " it, " in lines["PCFR+"][0] and "not" not in lines["PCFR+"][0]
   final = league.FINAL_NASH_CONV.path(folder).read_text()
   cfr_plus = next(l for l in final.splitlines() if l.startswith("| CFR+ |"))
@@ -293,3 +296,44 @@ def test_every_game_has_a_short_name():
   assert all("(" not in name for name in names)
   assert league.game_name("kuhn_poker()") == "Kuhn"
   assert league.game_slug(league_settings.GOOFSPIEL) == "goofspiel_4"
+
+
+def test_iteration_caps_per_algorithm_and_per_game():
+  from spiel_ext.experiments.settings import iteration_cap  # pylint: disable=g-import-not-at-top
+  caps = (("A", 50), ("B", 10, "kuhn_poker()"), ("B", 30))
+  assert iteration_cap(caps, "A", "leduc_poker()", 100) == 50
+  assert iteration_cap(caps, "B", "kuhn_poker()", 100) == 10
+  assert iteration_cap(caps, "B", "leduc_poker()", 100) == 30
+  assert iteration_cap(caps, "C", "kuhn_poker()", 100) == 100
+  assert iteration_cap(caps, "A", "kuhn_poker()", 20) == 20
+
+
+def test_openspiel_cpp_cfr_plus_behind_the_contract():
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
+  from spiel_ext.algorithms.openspiel import OpenSpielCppCFRAdapter  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("kuhn_poker")
+  adapter = entries.build_openspiel_cpp_cfr_plus("kuhn_poker")
+  reference = pyspiel.CFRPlusSolver(game)
+  for _ in range(30):
+    adapter.evaluate_and_update_policy()
+    reference.evaluate_and_update_policy()
+  assert adapter.iteration_count == adapter.progress().iterations == 30
+  assert se.nash_conv(game, adapter.average_policy()) == pytest.approx(
+      pyspiel.nash_conv(game, reference.average_policy()), abs=1e-12)
+  # The state reads back exactly (OpenSpiel's hexadecimal floats).
+  restored = OpenSpielCppCFRAdapter("kuhn_poker", kind="cfr+")
+  restored.load_state_dict(adapter.state_dict())
+  assert restored.iteration_count == 30
+  assert (restored.average_policy().action_probability_array ==
+          adapter.average_policy().action_probability_array).all()
+  state = adapter.state_dict()
+  with pytest.raises(ValueError, match="config"):
+    OpenSpielCppCFRAdapter("kuhn_poker").load_state_dict(state)
+  with pytest.raises(ValueError, match="iteration"):
+    restored.load_state_dict({**state, "iteration": 7})
+  with pytest.raises(ValueError, match="cannot read"):
+    restored.load_state_dict({**state, "serialized": "[SolverSpecificState]"
+                              "\n30\n"})
+  with pytest.raises(ValueError, match="kind"):
+    OpenSpielCppCFRAdapter("kuhn_poker", kind="dcfr")

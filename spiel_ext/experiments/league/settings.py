@@ -121,6 +121,8 @@ CHOICES = tuple(Choice(*row) for row in (
     ("games", "several games per paper, poker, Goofspiel, Liar's Dice and "
      "Battleship among them, in sizes of their own", "-", "kuhn_poker, leduc_poker, 5-rank Leduc, liars_dice(numdice=1) "
      "(1 six-sided die each), goofspiel with 4 cards, imperfect information, "
-     "descending prizes, win-loss returns, turn-based; battleship 2 x 2, "
-     "one ship of size 2 and value 1, 3 shots; kuhn_poker(players=3)"),
+     "descending prizes, win-loss returns, turn-based (1,077 histories); "
+     "battleship 2 x 2, one ship of size 2 and value 1, 3 shots (58,709 "
+     "histories); kuhn_poker(players=3); the payoff range is pyspiel's max "
+     "utility - min utility"),
 ))
