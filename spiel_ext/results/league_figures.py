@@ -206,7 +206,7 @@ reached" with the NashConv at the last iteration. Times come from worker
 processes sharing the machine: read them as orders of magnitude, and the
 iterations as the solver's convergence rate. The claims judged on this run
 (PCFR+, PDCFR+ and MMD's papers' orderings) are in the
-[reproduction report](reproduction.md#solver_league).
+[reproduction report](reproduction.md), section `solver_league`.
 """
 
 

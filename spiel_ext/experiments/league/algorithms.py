@@ -12,7 +12,7 @@ The solvers and their papers' settings:
 - PCFR+ with quadratic averaging (Farina, Kroer, Sandholm, "Faster Game
   Solving via Predictive Blackwell Approachability: Connecting Regret
   Matching and Mirror Descent", AAAI 2021);
-- DCFR+(1.5, 4) and PDCFR+(2.3, 5) (Xu, Li, Fu, Fu, Xing, Cheng,
+- DCFR+(1.5, 4) and PDCFR+(2.3, 5) (Xu, Li, Liu, Fu, Fu, Xing, Cheng,
   "Minimizing Weighted Counterfactual Regret with Optimistic Online
   Mirror Descent", IJCAI 2024);
 - MMD with the dilated entropy, OpenSpiel's example alpha 0.05 (Sokota,
@@ -22,8 +22,12 @@ The solvers and their papers' settings:
   its last iterate as two entries;
 - XFP (Heinrich, Lanctot, Silver, "Fictitious Self-Play in
   Extensive-Form Games", ICML 2015), GXFP (Schulze, "A Generalized
-  Extensive-Form Fictitious Play Algorithm", 2023) and BUFP(EF), BUFP(X);
-- Pref-CFR(RM) with neutral degrees (Ju et al., 2025), which is CFR;
+  Extensive-Form Fictitious Play Algorithm", 2023) and BUFP(EF), BUFP(X)
+  (Ju, Fang, Luo, "Beyond Nash Equilibrium: Achieving Bayesian Perfect
+  Equilibrium with Belief Update Fictitious Play", DDCLS 2024);
+- Pref-CFR(RM) with neutral degrees (Ju, Tellier, Sun, Fang, Luo,
+  "Preference-CFR: Beyond Nash Equilibrium for Better Game Strategies",
+  ICML 2025), which is CFR;
 - external-sampling MCCFR (Lanctot, Waugh, Zinkevich, Bowling, "Monte
   Carlo Sampling for Regret Minimization in Extensive Games", NeurIPS
   2009), the only sampled solver, five seeds.
