@@ -228,6 +228,12 @@ def write_which_solver_page(folder: Path, report: Path) -> Path | None:
   lines = [PAGE_INTRO, f"Scale of the run shown: **{scale}**"
            " (`spiel-ext --experiment=solver_league"
            f"{' --scale=paper' if scale == 'paper' else ''}`).", ""]
+  if scale != "paper":
+    lines += ["The quick scale stops long before the papers' horizons; "
+              "`spiel-ext --experiment=solver_league --scale=paper "
+              "--workers=2` runs 10,000 iterations, and "
+              "`spiel-ext --experiment=report` then writes this page next to "
+              "the report.", ""]
   for heading, artefact in sections:
     if artefact.path(folder).exists():
       lines += ([f"## {heading}", ""] if heading else []) + [
