@@ -337,3 +337,14 @@ def test_openspiel_cpp_cfr_plus_behind_the_contract():
                               "\n30\n"})
   with pytest.raises(ValueError, match="kind"):
     OpenSpielCppCFRAdapter("kuhn_poker", kind="dcfr")
+
+
+def test_the_league_declares_its_settings():
+  assert LEAGUE.variants[0].is_paper_setting
+  assert set(LEAGUE.variants[0].algorithms) == set(LEAGUE.paper.algorithms)
+  for choice in LEAGUE.choices:
+    assert choice.name and choice.paper_text and choice.authors_code, choice
+    assert choice.paper_setting, choice
+  caps = next(c for c in LEAGUE.choices if c.name == "iteration caps")
+  assert "OpenSpiel CFR+ (C++) on Leduc, 5 ranks: 10" in caps.paper_setting
+  assert "XFP on Liar's dice, 1 die: 3,000" in caps.paper_setting
