@@ -377,3 +377,16 @@ def test_adapter_refuses_bad_arguments():
     OpenSpielCFRAdapter("matrix_rps")
   with pytest.raises(TypeError, match="game must be"):
     OpenSpielCFRAdapter(3)
+
+
+def test_two_plain_data_classes_of_one_name_are_refused():
+  """A state names a value's class only, so a second class of that name
+  (here, CFR's rule name from another module) would silently replace the
+  first in every state read afterwards."""
+  from spiel_ext.algorithms.protocol import plain_data  # pylint: disable=g-import-not-at-top
+  impostor = dataclasses.make_dataclass("PowerAveraging", [("gamma", float)])
+  impostor.__module__ = "somewhere_else"
+  with pytest.raises(ValueError, match="two classes named PowerAveraging"):
+    plain_data(impostor)
+  assert from_plain({"__type__": "PowerAveraging", "gamma": 2.0}) == (
+      PowerAveraging(2.0))

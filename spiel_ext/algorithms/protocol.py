@@ -127,8 +127,13 @@ def plain_data(cls: type[T]) -> type[T]:
   if not dataclasses.is_dataclass(cls):
     raise TypeError(f"plain_data: {cls.__name__} is not a dataclass.")
   known = PLAIN_TYPES.get(cls.__name__)
-  if known is not None and known.__qualname__ != cls.__qualname__:
-    raise ValueError(f"plain_data: two classes named {cls.__name__}.")
+  if known is not None and ((known.__module__, known.__qualname__) !=
+                            (cls.__module__, cls.__qualname__)):
+    # A state names the class only; a second class of that name would
+    # silently take the first one's place in every state read afterwards.
+    raise ValueError(
+        f"plain_data: two classes named {cls.__name__} ({known.__module__} "
+        f"and {cls.__module__}); give the new one another name.")
   PLAIN_TYPES[cls.__name__] = cls
   return cls
 
