@@ -115,6 +115,8 @@ CONSTRUCTORS = {
         first_step_one=False, seed=0)),
     "OpenSpielCFRAdapter": (algorithms.OpenSpielCFRAdapter, dict(
         game=KUHN, config=None, kind="cfr")),
+    "OpenSpielCppCFRAdapter": (algorithms.OpenSpielCppCFRAdapter, dict(
+        game=KUHN, config=None, kind="cfr+")),
     "NaiveCFRLearner": (learners.NaiveCFRLearner, dict(
         game=UNKNOWN_KUHN, config=None, model="draw", play="average",
         base="cfr", alternating_updates=False, seed=0)),

@@ -35,7 +35,9 @@ from spiel_ext.algorithms.mccfr import (ChanceSampledCFRConfig,
                                         ChanceSampledCFRSolver)
 from spiel_ext.algorithms.mmd import MMDConfig, MMDSolver
 from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
-                                            OpenSpielCFRConfig)
+                                            OpenSpielCFRConfig,
+                                            OpenSpielCppCFRAdapter,
+                                            OpenSpielCppCFRConfig)
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusConfig, PCFRPlusSolver
 from spiel_ext.algorithms.pref_cfr import (FirstDecisions, PrefCFRConfig,
                                            PrefCFRSolver, preference_degrees,
@@ -53,4 +55,5 @@ __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
            "ChanceSampledCFRSolver", "PrefCFRSolver",
            "XFPSolver", "GXFPSolver", "BUFPSolver", "FictitiousPlaySolver",
            "FirstDecisions", "RegretMinimizationSolver", "OpenSpielCFRAdapter",
+           "OpenSpielCppCFRAdapter",
            "preference_degrees", "vulnerability_degrees"]

@@ -80,7 +80,80 @@ def _load(game: Any) -> pyspiel.Game:
   return game
 
 
-class OpenSpielCFRAdapter:
+class _OpenSpielAdapter:
+  """What both adapters share: the contract's properties, the alias, the
+  repr, the checks of a state's header, and building and pickling from a
+  state. A subclass sets ``Config``, builds ``_config``, ``_game`` and
+  ``_solver`` and writes ``state_dict`` / ``load_state_dict``."""
+
+  Config: Any = None
+  _POSITIONAL = ()
+
+  @property
+  def config(self) -> Any:
+    """The hyperparameters."""
+    return self._config
+
+  @property
+  def game(self) -> pyspiel.Game:
+    return self._game
+
+  @property
+  def solver(self) -> Any:
+    """The wrapped OpenSpiel solver."""
+    return self._solver
+
+  def progress(self) -> Progress:
+    """Iterations completed (no episodes)."""
+    return Progress(self.iteration_count, None)
+
+  def iteration(self) -> None:
+    """Alias of :meth:`evaluate_and_update_policy`."""
+    self.evaluate_and_update_policy()
+
+  def __repr__(self) -> str:
+    return (f"{type(self).__name__}(game={str(self._game)!r}, "
+            f"kind={self._config.kind!r}, "
+            f"iteration={self.iteration_count})")
+
+  def _check_state_header(self, state: dict[str, Any]) -> None:
+    """Raises ValueError for a state of another format version, class,
+    game or config."""
+    name = type(self).__name__
+    check_state_version(state, name)
+    if state.get("solver") != name:
+      raise ValueError(f"checkpoint is from {state.get('solver')}, not "
+                       f"{name}.")
+    if state.get("game") != str(self._game):
+      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
+                       f"{self._game}.")
+    if not values_equal(state.get("config"),
+                        config_to_plain(self._config)):
+      raise ValueError(f"{name}: the checkpoint's config "
+                       f"{state.get('config')} is not this adapter's "
+                       f"{config_to_plain(self._config)}.")
+
+  @classmethod
+  def from_state_dict(cls, state: dict[str, Any]) -> Any:
+    """The adapter a :meth:`state_dict` describes."""
+    check_state_version(state, cls.__name__)
+    adapter = cls(state["game"], config_from_plain(
+        cls.Config, state.get("config"), cls.__name__))
+    adapter.load_state_dict(state)
+    return adapter
+
+  def __getstate__(self) -> dict[str, Any]:
+    return {"state": self.state_dict()}
+
+  def __setstate__(self, pickled: dict[str, Any]) -> None:
+    state = pickled["state"]
+    check_state_version(state, type(self).__name__)
+    self.__init__(state["game"], config_from_plain(  # pylint: disable=unnecessary-dunder-call
+        self.Config, state.get("config"), type(self).__name__))
+    self.load_state_dict(state)
+
+
+class OpenSpielCFRAdapter(_OpenSpielAdapter):
   """OpenSpiel's Python ``CFRSolver`` / ``CFRPlusSolver`` with the solver
   contract.
 
@@ -110,7 +183,6 @@ class OpenSpielCFRAdapter:
   """
 
   Config = OpenSpielCFRConfig
-  _POSITIONAL = ()
 
   def __init__(self, game: pyspiel.Game | str | GameTree,
                config: OpenSpielCFRConfig | None = None, **shortcuts: Any):
@@ -127,35 +199,13 @@ class OpenSpielCFRAdapter:
 
   # ------------------------------------------------------------- contract
   @property
-  def config(self) -> OpenSpielCFRConfig:
-    """The hyperparameters."""
-    return self._config
-
-  @property
-  def game(self) -> pyspiel.Game:
-    return self._game
-
-  @property
-  def solver(self) -> openspiel_cfr._CFRSolver:  # pylint: disable=protected-access
-    """The wrapped OpenSpiel solver."""
-    return self._solver
-
-  @property
   def iteration_count(self) -> int:
     """Completed iterations."""
     return self._solver._iteration  # pylint: disable=protected-access
 
-  def progress(self) -> Progress:
-    """Iterations completed (no episodes)."""
-    return Progress(self.iteration_count, None)
-
   def evaluate_and_update_policy(self) -> None:
     """One iteration of OpenSpiel's solver."""
     self._solver.evaluate_and_update_policy()
-
-  def iteration(self) -> None:
-    """Alias of :meth:`evaluate_and_update_policy`."""
-    self.evaluate_and_update_policy()
 
   def current_policy(self) -> openspiel_policy.TabularPolicy:
     """OpenSpiel's current policy: one object, updated in place."""
@@ -164,11 +214,6 @@ class OpenSpielCFRAdapter:
   def average_policy(self) -> openspiel_policy.TabularPolicy:
     """The average policy, as a fresh TabularPolicy."""
     return self._solver.average_policy().__copy__()
-
-  def __repr__(self) -> str:
-    return (f"{type(self).__name__}(game={str(self._game)!r}, "
-            f"kind={self._config.kind!r}, "
-            f"iteration={self.iteration_count})")
 
   # ----------------------------------------------------------- checkpoint
   def _dense(self, attribute: str) -> tuple[np.ndarray, np.ndarray]:
@@ -214,19 +259,8 @@ class OpenSpielCFRAdapter:
       ValueError: a state of another format version, class, game, config
         or infostates, or arrays that do not fit.
     """
+    self._check_state_header(state)
     name = type(self).__name__
-    check_state_version(state, name)
-    if state.get("solver") != name:
-      raise ValueError(f"checkpoint is from {state.get('solver')}, not "
-                       f"{name}.")
-    if state.get("game") != str(self._game):
-      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
-                       f"{self._game}.")
-    if not values_equal(state.get("config"),
-                        config_to_plain(self._config)):
-      raise ValueError(f"{name}: the checkpoint's config "
-                       f"{state.get('config')} is not this adapter's "
-                       f"{config_to_plain(self._config)}.")
     if list(state.get("infostates", ())) != self._keys:
       raise ValueError(f"{name}: the checkpoint's infostates are not "
                        f"{self._game}'s.")
@@ -257,25 +291,6 @@ class OpenSpielCFRAdapter:
     current[[self._lookup[key] for key in self._keys]] = (
         arrays["current_policy"])
     self._solver._iteration = int(state["iteration"])  # pylint: disable=protected-access
-
-  @classmethod
-  def from_state_dict(cls, state: dict[str, Any]) -> "OpenSpielCFRAdapter":
-    """The adapter a :meth:`state_dict` describes."""
-    check_state_version(state, cls.__name__)
-    adapter = cls(state["game"], config_from_plain(
-        OpenSpielCFRConfig, state.get("config"), cls.__name__))
-    adapter.load_state_dict(state)
-    return adapter
-
-  def __getstate__(self) -> dict[str, Any]:
-    return {"state": self.state_dict()}
-
-  def __setstate__(self, pickled: dict[str, Any]) -> None:
-    state = pickled["state"]
-    check_state_version(state, type(self).__name__)
-    self.__init__(state["game"], config_from_plain(  # pylint: disable=unnecessary-dunder-call
-        OpenSpielCFRConfig, state.get("config"), type(self).__name__))
-    self.load_state_dict(state)
 
 
 # (game, config=None, *, kind="cfr"), for inspect.signature and help.
@@ -312,7 +327,7 @@ def _serialized_iteration(text: str) -> int:
                      "count.") from None
 
 
-class OpenSpielCppCFRAdapter:
+class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
   """OpenSpiel's C++ ``pyspiel.CFRSolver`` / ``pyspiel.CFRPlusSolver`` with
   the solver contract.
 
@@ -353,7 +368,6 @@ class OpenSpielCppCFRAdapter:
   """
 
   Config = OpenSpielCppCFRConfig
-  _POSITIONAL = ()
 
   def __init__(self, game: pyspiel.Game | str | GameTree,
                config: OpenSpielCppCFRConfig | None = None,
@@ -367,36 +381,14 @@ class OpenSpielCppCFRAdapter:
 
   # ------------------------------------------------------------- contract
   @property
-  def config(self) -> OpenSpielCppCFRConfig:
-    """The hyperparameters."""
-    return self._config
-
-  @property
-  def game(self) -> pyspiel.Game:
-    return self._game
-
-  @property
-  def solver(self) -> Any:
-    """The wrapped C++ solver."""
-    return self._solver
-
-  @property
   def iteration_count(self) -> int:
     """Completed iterations."""
     return self._iteration
-
-  def progress(self) -> Progress:
-    """Iterations completed (no episodes)."""
-    return Progress(self._iteration, None)
 
   def evaluate_and_update_policy(self) -> None:
     """One iteration of OpenSpiel's C++ solver."""
     self._solver.evaluate_and_update_policy()
     self._iteration += 1
-
-  def iteration(self) -> None:
-    """Alias of :meth:`evaluate_and_update_policy`."""
-    self.evaluate_and_update_policy()
 
   def average_policy(self) -> TabularPolicy:
     """The average policy, as a fresh TabularPolicy."""
@@ -410,11 +402,6 @@ class OpenSpielCppCFRAdapter:
         self._tree, policy_to_array(self._tree,
                                     self._solver.current_policy()),
         copy=False)
-
-  def __repr__(self) -> str:
-    return (f"{type(self).__name__}(game={str(self._game)!r}, "
-            f"kind={self._config.kind!r}, "
-            f"iteration={self.iteration_count})")
 
   # ----------------------------------------------------------- checkpoint
   def state_dict(self) -> dict[str, Any]:
@@ -436,19 +423,8 @@ class OpenSpielCppCFRAdapter:
         config, or a serialization OpenSpiel refuses or whose iteration
         count disagrees.
     """
+    self._check_state_header(state)
     name = type(self).__name__
-    check_state_version(state, name)
-    if state.get("solver") != name:
-      raise ValueError(f"checkpoint is from {state.get('solver')}, not "
-                       f"{name}.")
-    if state.get("game") != str(self._game):
-      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
-                       f"{self._game}.")
-    if not values_equal(state.get("config"),
-                        config_to_plain(self._config)):
-      raise ValueError(f"{name}: the checkpoint's config "
-                       f"{state.get('config')} is not this adapter's "
-                       f"{config_to_plain(self._config)}.")
     text = state.get("serialized")
     if not isinstance(text, str):
       raise ValueError(f"{name}: the checkpoint holds no serialized solver.")
