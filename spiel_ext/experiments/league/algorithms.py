@@ -14,7 +14,9 @@ The solvers and their papers' settings:
   Matching and Mirror Descent", AAAI 2021);
 - DCFR+(1.5, 4) and PDCFR+(2.3, 5) (Xu, Li, Liu, Fu, Fu, Xing, Cheng,
   "Minimizing Weighted Counterfactual Regret with Optimistic Online
-  Mirror Descent", IJCAI 2024);
+  Mirror Descent", IJCAI 2024); their public DCFR+ code discounts with
+  (t-1)^alpha / ((t-1)^alpha + 1.5) where the text has + 1, so DCFR+ runs
+  both ways;
 - MMD with the dilated entropy, OpenSpiel's example alpha 0.05 (Sokota,
   D'Orazio, Kolter, Loizou, Lanctot, Mitliagkas, Brown, Kroer, "A
   Unified Approach to Reinforcement Learning, Quantal Response
@@ -101,6 +103,7 @@ CFR_PLUS = "CFR+ (league)"
 LCFR = "LCFR"
 DCFR = "DCFR"
 DCFR_PLUS = "DCFR+"
+DCFR_PLUS_CODE = "DCFR+ (authors' code)"
 PCFR_PLUS = "PCFR+"
 PDCFR_PLUS = "PDCFR+"
 MMD_AVERAGE = "MMD"
@@ -114,13 +117,15 @@ ES_MCCFR = "ES-MCCFR"
 CPP_CFR_PLUS = "OpenSpiel CFR+ (C++)"
 
 # The league's rows in table order, the reference last.
-LEAGUE_ORDER = (CFR, CFR_PLUS, LCFR, DCFR, DCFR_PLUS, PCFR_PLUS, PDCFR_PLUS,
+LEAGUE_ORDER = (CFR, CFR_PLUS, LCFR, DCFR, DCFR_PLUS, DCFR_PLUS_CODE,
+                PCFR_PLUS, PDCFR_PLUS,
                 MMD_AVERAGE, MMD_LAST, XFP, GXFP, BUFP_EF, BUFP_X, PREF_CFR,
                 ES_MCCFR, CPP_CFR_PLUS)
 
 # How the league's figures and tables name each row.
 LABELS = {CFR: "CFR", CFR_PLUS: "CFR+", LCFR: "LCFR", DCFR: "DCFR",
-          DCFR_PLUS: "DCFR+", PCFR_PLUS: "PCFR+", PDCFR_PLUS: "PDCFR+",
+          DCFR_PLUS: "DCFR+", DCFR_PLUS_CODE: "DCFR+ (authors' code)",
+          PCFR_PLUS: "PCFR+", PDCFR_PLUS: "PDCFR+",
           MMD_AVERAGE: "MMD (average)", MMD_LAST: "MMD (last iterate)",
           XFP: "XFP", GXFP: "GXFP", BUFP_EF: "BUFP(EF)", BUFP_X: "BUFP(X)",
           PREF_CFR: "Pref-CFR (neutral)", ES_MCCFR: "ES-MCCFR",
@@ -141,6 +146,11 @@ LEAGUE_ALGORITHMS = (
     AlgorithmEntry(warm(DCFRPlusSolver), DCFRPlusSolver.Config(), DCFR_PLUS,
                    seeded=False,
                    description=f"DCFR+(alpha 1.5, gamma 4) {_UNIFORM}"),
+    AlgorithmEntry(warm(DCFRPlusSolver),
+                   DCFRPlusSolver.Config(discount_offset=1.5), DCFR_PLUS_CODE,
+                   seeded=False, description="DCFR+(alpha 1.5, gamma 4) with "
+                   "the authors' code's discount (t-1)^1.5 / ((t-1)^1.5 + "
+                   f"1.5) {_UNIFORM}"),
     AlgorithmEntry(warm(PCFRPlusSolver), PCFRPlusSolver.Config(), PCFR_PLUS,
                    seeded=False, description=f"PCFR+, quadratic averaging, "
                    f"{_UNIFORM}"),

@@ -86,8 +86,11 @@ CHOICES = tuple(Choice(*row) for row in (
      f"{_OPENSPIEL}/algorithms/discounted_cfr.py: 1.5, 0, 2",
      "alpha 1.5, beta 0, gamma 2; LCFR = 1, 1, 1"),
     ("DCFR+ and PDCFR+", f"DCFR+ alpha 1.5, gamma 4; PDCFR+ alpha 2.3, "
-     f"gamma 5 ({_XU})", f"{_XU_CODE}: the same; regrets discounted "
-     "before r_t is added", "the papers' values"),
+     f"gamma 5; discount (t-1)^alpha / ((t-1)^alpha + 1) ({_XU})",
+     f"{_XU_CODE}: the same values, regrets discounted before r_t is added; "
+     "but DCFR+ (dcfr_plus.py) divides by (t-1)^alpha + 1.5",
+     "the papers' values; DCFR+ runs with the text's + 1 (paper setting) "
+     "and, as its own row, the code's + 1.5"),
     ("MMD", "alpha (regularisation) and stepsize eta; the last iterate "
      "converges to the alpha-QRE (Sokota et al., ICLR 2023)",
      f"{_OPENSPIEL}/examples/mmd_example.py: alpha 0.05; mmd_dilated.py: "

@@ -16,7 +16,8 @@ import functools
 from spiel_ext.analysis import league as measures
 from spiel_ext.experiments.league import settings
 from spiel_ext.experiments.league.algorithms import (CFR_PLUS, CPP_CFR_PLUS,
-                                                     DCFR, DCFR_PLUS, LABELS,
+                                                     DCFR, DCFR_PLUS,
+                                                     DCFR_PLUS_CODE, LABELS,
                                                      LCFR, LEAGUE_ORDER,
                                                      MMD_AVERAGE, MMD_LAST,
                                                      PCFR_PLUS, PDCFR_PLUS)
@@ -96,6 +97,12 @@ SOLVER_LEAGUE = Experiment(
                       other=CFR_PLUS, **_ON),
                   measures.strictly_below_one, measures.FINAL_NASH_CONV)),
     choices=settings.CHOICES,
-    variants=(Variant(PAPER_SETTING, LEAGUE_ORDER, "each solver with its "
-                      "paper's defaults, from the uniform strategy"),),
+    variants=(Variant(PAPER_SETTING, tuple(
+        algorithm for algorithm in LEAGUE_ORDER if algorithm != DCFR_PLUS_CODE),
+                      "each solver with its paper's defaults, from the "
+                      "uniform strategy"),
+              Variant("paper setting (the authors' DCFR+ code)",
+                      (DCFR_PLUS_CODE,), "DCFR+ with the discount of the "
+                      "authors' public code, (t-1)^1.5 / ((t-1)^1.5 + 1.5), "
+                      "where the paper's text has + 1")),
     pages=(write_which_solver_page,))
