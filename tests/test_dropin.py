@@ -7,6 +7,7 @@ parameter (the import a user swaps). Both versions run and print; the
 printed numbers must agree to 1e-9.
 """
 
+import functools
 import inspect
 import os
 import pickle
@@ -29,8 +30,11 @@ from spiel_ext.algorithms import cfr as our_cfr
 from spiel_ext.algorithms import discounted_cfr as our_discounted_cfr
 from spiel_ext.algorithms import fictitious_play as our_fp
 from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
-                                  DCFRSolver, FirstDecisions, GXFPSolver,
-                                  LCFRSolver, PrefCFRSolver, XFPSolver)
+                                  DCFRPlusSolver, DCFRSolver,
+                                  ExternalSamplingSolver, FirstDecisions,
+                                  GXFPSolver, LCFRSolver, MMDSolver,
+                                  PCFRPlusSolver, PDCFRPlusSolver,
+                                  PrefCFRSolver, XFPSolver)
 from spiel_ext.policy import TabularPolicy
 
 NUMBER = re.compile(r"-?\d+\.\d+(?:e-?\d+)?")
@@ -218,7 +222,8 @@ def test_xfp_accepts_save_oracles_and_average_policy_tables_match():
 
 @pytest.mark.parametrize("factory", [
     CFRSolver, CFRPlusSolver, DCFRSolver, PrefCFRSolver, XFPSolver,
-    GXFPSolver, BUFPSolver])
+    GXFPSolver, BUFPSolver, PCFRPlusSolver, DCFRPlusSolver, PDCFRPlusSolver,
+    functools.partial(MMDSolver, alpha=0.05), ExternalSamplingSolver])
 def test_current_policy_is_one_object_and_average_policy_fresh(factory):
   solver = factory("kuhn_poker")
   current = solver.current_policy()
@@ -289,7 +294,8 @@ def test_repr_names_game_hyperparameters_and_iteration():
 
 @pytest.mark.parametrize("solver_class", [
     CFRSolver, CFRPlusSolver, DCFRSolver, LCFRSolver, PrefCFRSolver,
-    XFPSolver, GXFPSolver, BUFPSolver])
+    XFPSolver, GXFPSolver, BUFPSolver, PCFRPlusSolver, DCFRPlusSolver,
+    PDCFRPlusSolver, MMDSolver, ExternalSamplingSolver])
 def test_help_documents_every_argument(solver_class):
   doc = inspect.getdoc(solver_class)
   assert "Example::" in doc and "Args:" in doc
@@ -303,7 +309,8 @@ def test_help_documents_every_argument(solver_class):
 
 @pytest.mark.parametrize("solver_class", [
     CFRSolver, CFRPlusSolver, DCFRSolver, LCFRSolver, PrefCFRSolver,
-    XFPSolver, GXFPSolver, BUFPSolver])
+    XFPSolver, GXFPSolver, BUFPSolver, PCFRPlusSolver, DCFRPlusSolver,
+    PDCFRPlusSolver, MMDSolver, ExternalSamplingSolver])
 def test_docstring_examples_run(solver_class):
   doc = inspect.getdoc(solver_class)
   example = inspect.cleandoc(doc.split("Example::", 1)[1])
@@ -321,3 +328,20 @@ def test_docstring_examples_run(solver_class):
       plain.iteration()
     assert (solver.average_policy().policy_for_key("0")[1] >
             plain.average_policy().policy_for_key("0")[1] + 0.05)
+
+
+@pytest.mark.parametrize("solver_class, options", [
+    (PCFRPlusSolver, {}), (DCFRPlusSolver, {}), (PDCFRPlusSolver, {}),
+    (MMDSolver, {"alpha": 0.05}), (ExternalSamplingSolver, {"seed": 1})])
+def test_todays_baselines_feed_openspiels_evaluators(solver_class, options):
+  """The new solvers' policies go into OpenSpiel's Python and C++
+  evaluators unchanged, which agree with ours."""
+  game = pyspiel.load_game("leduc_poker")
+  solver = solver_class(game, **options)
+  for _ in range(20):
+    solver.evaluate_and_update_policy()
+  for policy in (solver.average_policy(), solver.current_policy()):
+    ours = se.nash_conv(game, policy)
+    assert exploitability.nash_conv(game, policy) == pytest.approx(ours,
+                                                                  abs=1e-9)
+    assert pyspiel.nash_conv(game, policy) == pytest.approx(ours, abs=1e-9)

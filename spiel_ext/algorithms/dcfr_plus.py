@@ -110,6 +110,13 @@ class DCFRPlusSolver(RegretMinimizationSolver):
 
   Raises:
     TypeError, ValueError: a bad option, naming it.
+
+  Example::
+
+    solver = DCFRPlusSolver("leduc_poker")
+    for _ in range(500):
+      solver.evaluate_and_update_policy()
+    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
   """
 
   Config = DCFRPlusConfig
@@ -125,6 +132,13 @@ class PDCFRPlusSolver(RegretMinimizationSolver):
 
   Raises:
     TypeError, ValueError: a bad option, naming it.
+
+  Example::
+
+    solver = PDCFRPlusSolver("kuhn_poker", alpha=2.3, gamma=5)
+    for _ in range(1000):
+      solver.evaluate_and_update_policy()
+    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
   """
 
   Config = PDCFRPlusConfig

@@ -110,7 +110,7 @@ class PCFRPlusSolver(RegretMinimizationSolver):
     solver = PCFRPlusSolver("kuhn_poker")
     for _ in range(1000):
       solver.evaluate_and_update_policy()
-    spiel_ext.exploitability.nash_conv(solver.game, solver.average_policy())
+    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
   """
 
   Config = PCFRPlusConfig
