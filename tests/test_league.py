@@ -217,21 +217,21 @@ def test_mmd_last_iterate_converges_by_hand():
   # Kuhn: 0.5 at the first point, 0.200 at T/10 = 100, 0.195 at T: fell
   # below half and moved 2.5% in the last decade: converged. Leduc: 0.4 at
   # 150 (the first point at or after T / 10), 0.2 at T: moved 50%, not.
-  # Liar's dice: 1.0 at 10, 0.99 at 100 and at T: settled, but never fell
-  # to half its first value: not converged.
+  # Liar's dice: 1.0 at 10, 0.999 at 100 and at T: settled, but moved
+  # 0.1% from its first value (less than 1%): not converged.
   rows = (_rows(KUHN, "MMD last", [(10, 0.5, 0.1), (100, 0.2, 1.0),
                                    (1000, 0.195, 10.0)]) +
           _rows(LEDUC, "MMD last", [(10, 0.9, 0.1), (150, 0.4, 1.0),
                                     (1000, 0.2, 10.0)]) +
-          _rows(LIARS, "MMD last", [(10, 1.0, 0.1), (100, 0.99, 1.0),
-                                    (1000, 0.99, 10.0)]) +
+          _rows(LIARS, "MMD last", [(10, 1.0, 0.1), (100, 0.999, 1.0),
+                                    (1000, 0.999, 10.0)]) +
           _rows(KUHN, "MMD", [(1000, 0.01, 10.0)]))
   results = RunResults(pd.DataFrame(rows), None, None)
   found = league.last_iterate_converges(results, last_iterate="MMD last",
                                         setting="paper setting")
   assert found.value == pytest.approx(1 / 3)
   assert ("Kuhn 0.5 -> 0.195, 2.5%; Leduc 0.9 -> 0.2, 50.0%; "
-          "Liar's dice, 1 die 1 -> 0.99, 0.0%") in found.ours
+          "Liar's dice, 1 die 1 -> 0.999, 0.0%") in found.ours
   assert league.EVERY_GAME.verdict(found.value) == "does not hold"
   table = league.mmd_table(results.frame, [KUHN, LEDUC, LIARS], "MMD last",
                            "MMD")

@@ -162,8 +162,10 @@ def summarize_league(frame: pd.DataFrame, settings, folder: Path, *,
         league.MMD_LAST_ITERATE.stem(folder),
         caption="MMD's last iterate: NashConv at the first evaluation, at "
         "T / 10 and at T, its relative change over the last decade "
-        f"(converged: fell to <= x{league.MOVED:g}, then changed <= "
-        f"{league.SETTLED:.0%}) and the average's NashConv at T")
+        f"(converged: moved >= {league.MOVED:.0%} from the first point, then "
+        f"changed <= {league.SETTLED:.0%}; to the alpha-QRE, whose NashConv "
+        "is large where alpha is large beside the game's sequence-form "
+        "payoffs) and the average's NashConv at T")
   return figures, tables
 
 

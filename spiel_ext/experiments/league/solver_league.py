@@ -85,7 +85,7 @@ SOLVER_LEAGUE = Experiment(
                       others=(PCFR_PLUS, DCFR_PLUS), **_ON),
                   measures.EVERY_GAME, measures.FINAL_NASH_CONV),
         ClaimSpec(_SOKOTA, "MMD's last iterate converges (to the "
-                  "alpha-QRE: its NashConv falls, then settles)",
+                  "alpha-QRE: its NashConv moves, then settles)",
                   "qualitative",
                   functools.partial(measures.last_iterate_converges,
                                     last_iterate=MMD_LAST,
