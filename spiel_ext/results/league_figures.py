@@ -209,6 +209,14 @@ processes sharing the machine: read them as orders of magnitude, and the
 iterations as the solver's convergence rate. The claims judged on this run
 (PCFR+, PDCFR+ and MMD's papers' orderings) are in the
 [reproduction report](reproduction.md), section `solver_league`.
+
+Two rows need a word. MMD runs with alpha 0.05 and OpenSpiel's stepsize:
+its iterates converge to the alpha-regularised equilibrium (a QRE), not
+to a Nash equilibrium, so its NashConv stops where that QRE's is; where
+alpha is large beside the game's sequence-form payoffs (which chance
+probabilities scale down, as in Leduc or Liar's dice) that QRE is close to
+the uniform strategy. DCFR+ runs twice, with the paper's discount
+(t-1)^1.5 / ((t-1)^1.5 + 1) and with the authors' code's + 1.5.
 """
 
 
