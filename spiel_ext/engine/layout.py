@@ -43,10 +43,11 @@ from typing import Sequence
 import numpy as np
 import pyspiel
 
-from spiel_ext.engine import passes, schedules
+from spiel_ext.engine import passes, schedules, threads
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.schedules import (BeliefFallbacks, BestResponseSchedule,
-                                        Groups, LevelSchedule, PerPlayer)
+                                        Groups, LevelSchedule, ParallelBlocks,
+                                        PerPlayer)
 
 __all__ = ["STORED_ARRAYS", "TreeLayout"]
 
@@ -160,6 +161,19 @@ class TreeLayout:
   def subtree_end(self) -> np.ndarray:
     """One past the last history of each history's subtree."""
     return passes.subtree_ends(self.parent)
+
+  @functools.cached_property
+  def parallel_blocks(self) -> ParallelBlocks | None:
+    """The tree cut into blocks for the parallel passes (see
+    :func:`schedules.parallel_blocks`)."""
+    return schedules.parallel_blocks(self.subtree_end)
+
+  def pass_blocks(self) -> ParallelBlocks | None:
+    """The blocks the passes run on now: None (the serial passes) for a
+    tree below ``threads.PARALLEL_MIN_HISTORIES`` histories."""
+    if self.num_histories < threads.PARALLEL_MIN_HISTORIES:
+      return None
+    return self.parallel_blocks
 
   @functools.cached_property
   def best_response_schedules(self) -> PerPlayer[BestResponseSchedule]:

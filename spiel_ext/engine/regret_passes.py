@@ -18,12 +18,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spiel_ext.engine import passes
+from spiel_ext.engine import block_passes, passes
 from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
 
+# Each pass runs on every core for a tree of tree.pass_blocks() (see
+# spiel_ext.engine.block_passes), serially otherwise; both give the same
+# bits.
+
 __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
-           "infoset_reach", "player_counterfactual_values", "reach",
+           "forward_others", "infoset_reach", "player_counterfactual_values", "reach",
            "root_values", "values"]
 
 
@@ -48,16 +52,27 @@ def reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   of all columns is the probability of reaching h.
   """
   tree = view.tree
-  return passes.reach_probabilities(tree.parent, tree.parent_slot,
-                                    edge_weights(view, policy),
-                                    tree.num_players)
+  weights = edge_weights(view, policy)
+  blocks = tree.pass_blocks()
+  if blocks is None:
+    return passes.reach_probabilities(tree.parent, tree.parent_slot, weights,
+                                      tree.num_players)
+  return block_passes.reach_probabilities(
+      tree.parent, tree.parent_slot, weights, tree.num_players, blocks.top,
+      blocks.roots, tree.subtree_end, block_passes.num_units())
 
 
 def values(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Expected utility of every player below every history, [histories,
   players]."""
-  return passes.expected_values(view.tree.parent, edge_weights(view, policy),
-                                view.utility)
+  tree = view.tree
+  weights = edge_weights(view, policy)
+  blocks = tree.pass_blocks()
+  if blocks is None:
+    return passes.expected_values(tree.parent, weights, view.utility)
+  return block_passes.expected_values(tree.parent, weights, view.utility,
+                                      *blocks, tree.subtree_end,
+                                      block_passes.num_units())
 
 
 # For the functions whose arguments shadow them.
@@ -87,9 +102,14 @@ def counterfactual_values(view: ViewLike, policy: np.ndarray,
            float_array(tree, "reach", reach, tree.reach_shape))
   values = (_values(view, policy) if values is None else
             float_array(tree, "values", values, tree.utility.shape))
-  return passes.counterfactual_values(
-      tree.parent, tree.node_player, tree.infoset, tree.action, reach, values,
-      tree.num_infosets, tree.num_distinct_actions)
+  if tree.pass_blocks() is None:
+    return passes.counterfactual_values(
+        tree.parent, tree.node_player, tree.infoset, tree.action, reach,
+        values, tree.num_infosets, tree.num_distinct_actions)
+  return block_passes.counterfactual_values(
+      tree.node_player, tree.infoset_player, *tree.infoset_histories,
+      tree.subtree_end, tree.action, reach, values,
+      tree.num_distinct_actions)
 
 
 def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
@@ -111,10 +131,22 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
   track_own = not tree.perfect_recall
   own_reach = np.zeros(rows.stop - rows.start)
   others_reach = np.zeros(rows.stop - rows.start)
-  passes.player_regret_pass(
-      tree.parent, tree.parent_slot, tree.edge_policy_index,
-      tree.node_player, tree.infoset, view.chance_prob, view.utility, policy,
-      player, track_own, cfv, own_reach, others_reach, rows.start)
+  blocks = tree.pass_blocks()
+  if blocks is None or track_own:
+    passes.player_regret_pass(
+        tree.parent, tree.parent_slot, tree.edge_policy_index,
+        tree.node_player, tree.infoset, view.chance_prob, view.utility,
+        policy, player, track_own, cfv, own_reach, others_reach, rows.start)
+  else:
+    weight, others = forward_others(view, policy, player, blocks)
+    value = np.zeros(tree.num_histories)
+    block_passes.player_values(tree.parent, tree.node_player, view.utility,
+                               weight, others, player, value, blocks.tail,
+                               blocks.roots, tree.subtree_end,
+                               block_passes.num_units())
+    block_passes.gather_player_cfv(
+        *tree.infoset_histories, tree.subtree_end, tree.action, others,
+        value, rows.start, rows.stop, cfv, others_reach)
   if not track_own:
     own_reach = passes.own_reach_of_infosets(tree.own_sequence, policy,
                                              rows.start, rows.stop)
@@ -131,6 +163,31 @@ def infoset_reach(view: ViewLike,
     others[I] = sum_{h in I} x_{-i}(h), chance and opponents' reach.
   """
   tree = view.tree
-  return passes.infoset_reach(
-      tree.node_player, tree.infoset,
-      float_array(tree, "reach", reach, tree.reach_shape), tree.num_infosets)
+  reach = float_array(tree, "reach", reach, tree.reach_shape)
+  if tree.pass_blocks() is None:
+    return passes.infoset_reach(tree.node_player, tree.infoset, reach,
+                                tree.num_infosets)
+  return block_passes.infoset_reach(tree.infoset_player,
+                                    *tree.infoset_histories, reach)
+
+
+def forward_others(view: ViewLike, policy: np.ndarray, player: int,
+                   blocks=None) -> tuple[np.ndarray, np.ndarray]:
+  """(weight, others): each history's edge probability under ``policy``
+  (a checked [infosets, actions] array) and x_{-i}(h), chance's and every
+  player's reach but ``player``'s; ``blocks`` is ``tree.pass_blocks()`` if
+  already read."""
+  tree = view.tree
+  weight = np.empty(tree.num_histories)
+  others = np.empty(tree.num_histories)
+  blocks = tree.pass_blocks() if blocks is None else blocks
+  if blocks is None:
+    passes.forward_others(tree.parent, tree.parent_slot,
+                          tree.edge_policy_index, view.chance_prob, policy,
+                          player, weight, others)
+  else:
+    block_passes.forward_others(
+        tree.parent, tree.parent_slot, tree.edge_policy_index,
+        view.chance_prob, policy, player, weight, others, blocks.top,
+        blocks.roots, tree.subtree_end, block_passes.num_units())
+  return weight, others

@@ -17,7 +17,7 @@ from spiel_ext.engine import best_response as kernels
 from spiel_ext.engine import passes
 from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
-from spiel_ext.engine.regret_passes import edge_weights
+from spiel_ext.engine.regret_passes import edge_weights, forward_others
 
 __all__ = ["BestResponseDetails", "best_response", "best_response_actions",
            "best_response_details", "weighted_best_response"]
@@ -62,9 +62,8 @@ def best_response(
       others = float_array(tree, "terminal_others", others,
                            tree.terminals.shape)
   elif reach is None:
-    others = passes.others_reach(
-        tree.parent, tree.parent_slot, tree.edge_policy_index,
-        view.chance_prob, policy_array(tree, policy), player)[tree.terminals]
+    others = forward_others(view, policy_array(tree, policy),
+                            player)[1][tree.terminals]
   else:
     others = passes.others_from_reach(
         float_array(tree, "reach", reach, tree.reach_shape), player,

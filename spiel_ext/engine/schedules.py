@@ -11,6 +11,7 @@ read, not the tree, so that no table refers back to its tree.
 
 from __future__ import annotations
 
+import heapq
 from typing import Callable, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -49,6 +50,18 @@ class BeliefFallbacks(NamedTuple):
   with chance uniform over its outcomes too."""
   uniform_opponents: np.ndarray
   uniform_all: np.ndarray
+
+
+class ParallelBlocks(NamedTuple):
+  """A tree cut for the parallel passes (see
+  :mod:`spiel_ext.engine.block_passes`): ``top`` the split histories in
+  pre-order (the root first), ``roots`` the roots of the blocks, disjoint
+  subtrees covering every other history, in pre-order, and ``tail`` the
+  top without the root and the roots, deepest first (the order in which a
+  backward pass adds them into their parents)."""
+  top: np.ndarray
+  tail: np.ndarray
+  roots: np.ndarray
 
 
 class PerPlayer(dict[int, T], Generic[T]):
@@ -121,3 +134,46 @@ def belief_fallbacks(parent: np.ndarray, parent_slot: np.ndarray,
                             no_policy, player)
         for weights in (uniform_opponents, uniform_all)))
   return PerPlayer(build)
+
+
+# The parallel passes cut a tree into at least this many blocks (when it
+# has enough histories), whatever the thread count: the blocks fix the
+# order of every sum, the threads only share them out.
+PARALLEL_BLOCKS = 256
+
+
+def parallel_blocks(subtree_end: np.ndarray,
+                    target: int = PARALLEL_BLOCKS) -> ParallelBlocks | None:
+  """Cuts a tree into ``target`` or more blocks of at most
+  ``num_histories / target`` histories where it can, by splitting the
+  largest block into its children's subtrees until none is too large;
+  None for a tree whose root has no children.
+
+  Args:
+    subtree_end: one past the last history of each history's subtree.
+    target: the number of blocks to aim for.
+  """
+  num_histories = len(subtree_end)
+  if num_histories < 2:
+    return None
+  largest = max(1, num_histories // target)
+  blocks = [(-num_histories, 0)]
+  top = []
+  # A history with one child adds no block: cap the splits for chains.
+  for _ in range(16 * target):
+    size, history = blocks[0]
+    if top and (len(blocks) >= target or -size <= largest):
+      break
+    if -size == 1:
+      break
+    heapq.heappop(blocks)
+    top.append(history)
+    child, stop = history + 1, int(subtree_end[history])
+    while child < stop:
+      child_end = int(subtree_end[child])
+      heapq.heappush(blocks, (child - child_end, child))
+      child = child_end
+  top_array = np.array(sorted(top), dtype=np.int32)
+  roots = np.array(sorted(history for _, history in blocks), dtype=np.int32)
+  tail = np.sort(np.concatenate([top_array[1:], roots]))[::-1].copy()
+  return ParallelBlocks(top_array, tail.astype(np.int32), roots)

@@ -1,0 +1,244 @@
+"""The passes of :mod:`spiel_ext.engine.passes` on every core, bit for bit.
+
+A large tree is cut once into blocks (:func:`spiel_ext.engine.schedules.
+parallel_blocks`): ``top``, the few histories near the root that were split,
+in pre-order, and ``roots``, disjoint subtrees below them that cover every
+other history. A forward pass runs the top serially, then the blocks in
+parallel (each block reads only its own histories and its root's parent).
+A backward pass runs the blocks in parallel, each stopping below its root,
+then ``tail`` (the top and the roots, deepest first) serially. Every
+history's sum is thereby formed from the same terms in the same order as in
+the serial pass. A sum over an infoset, whose histories lie in several
+blocks, is gathered afterwards per infoset (infosets in parallel), adding
+its histories in the serial pass's order. So every result equals the
+serial pass's to the bit, whatever the number of threads, which only
+decides which thread walks which blocks.
+
+Notation as in :mod:`spiel_ext.engine.passes` (Zinkevich, Johanson,
+Bowling, Piccione, "Regret Minimization in Games with Incomplete
+Information", NeurIPS 2007).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import prange
+
+from spiel_ext.engine.constants import TERMINAL
+from spiel_ext.engine.passes import jit, opponent_reach
+
+# Kernels run on numba's threads; compiled once, cached on disk.
+parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
+
+# Each thread gets this many runs of blocks, for balance.
+UNITS_PER_THREAD = 4
+
+
+def num_units() -> int:
+  """The ``units`` argument of the parallel kernels: a few runs of blocks
+  per thread, for balance (which runs a thread takes changes no result)."""
+  return numba.get_num_threads() * UNITS_PER_THREAD
+
+
+@jit
+def unit_bounds(roots, end, units):
+  """Splits the blocks into ``units`` runs of about equal histories: run u
+  is roots[bounds[u]:bounds[u + 1]]. The parallel kernels take ``units``
+  (:func:`num_units`: a few per thread) and share the runs out."""
+  total = 0
+  for b in range(roots.shape[0]):
+    total += end[roots[b]] - roots[b]
+  bounds = np.empty(units + 1, dtype=np.int64)
+  bounds[0] = 0
+  unit = 1
+  running = 0
+  for b in range(roots.shape[0]):
+    running += end[roots[b]] - roots[b]
+    while unit < units and running * units >= total * unit:
+      bounds[unit] = b + 1
+      unit += 1
+  while unit <= units:
+    bounds[unit] = roots.shape[0]
+    unit += 1
+  return bounds
+
+
+@jit
+def _forward_one(h, parent, parent_slot, policy_index, chance_prob, flat,
+                 player, weight, others):
+  k = policy_index[h]
+  w = chance_prob[h] if k < 0 else flat[k]
+  weight[h] = w
+  p = parent[h]
+  others[h] = others[p] if parent_slot[h] == player else others[p] * w
+
+
+@parallel_jit
+def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
+                   player, weight, others, top, roots, end, units):
+  """:func:`spiel_ext.engine.passes.forward_others` by blocks."""
+  flat = policy.reshape(-1)
+  weight[0] = 1.0
+  others[0] = 1.0
+  for j in range(1, top.shape[0]):  # top[0] is the root.
+    _forward_one(top[j], parent, parent_slot, policy_index, chance_prob,
+                 flat, player, weight, others)
+  bounds = unit_bounds(roots, end, units)
+  for unit in prange(bounds.shape[0] - 1):
+    for b in range(bounds[unit], bounds[unit + 1]):
+      for h in range(roots[b], end[roots[b]]):
+        _forward_one(h, parent, parent_slot, policy_index, chance_prob,
+                     flat, player, weight, others)
+
+
+@jit
+def _backward_one(h, parent, node_player, utility, weight, others, player,
+                  value):
+  if others[h] != 0.0:
+    if node_player[h] == TERMINAL:
+      value[h] = utility[h, player]
+    value[parent[h]] += weight[h] * value[h]
+
+
+@parallel_jit
+def player_values(parent, node_player, utility, weight, others, player,
+                  value, tail, roots, end, units):
+  """u_i(h) into ``value`` (zeros on entry) for every history others reach,
+  as the backward sweep of :func:`spiel_ext.engine.passes.
+  player_regret_pass` forms it."""
+  bounds = unit_bounds(roots, end, units)
+  for unit in prange(bounds.shape[0] - 1):
+    for b in range(bounds[unit], bounds[unit + 1]):
+      root = roots[b]
+      for h in range(end[root] - 1, root, -1):
+        _backward_one(h, parent, node_player, utility, weight, others,
+                      player, value)
+      if others[root] != 0.0 and node_player[root] == TERMINAL:
+        value[root] = utility[root, player]
+  for j in range(tail.shape[0]):
+    _backward_one(tail[j], parent, node_player, utility, weight, others,
+                  player, value)
+
+
+@parallel_jit
+def gather_player_cfv(history_start, history_members, end, action, others,
+                      value, row_start, row_stop, cfv, others_sum):
+  """Adds sum_{h in I} x_{-i}(h) into others_sum[I - row_start] and
+  v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I - row_start, a]
+  for rows row_start..row_stop-1 (infosets in parallel), in the serial
+  pass's order: others_sum over I's histories in pre-order, cfv in reverse
+  (each (I, a) has one edge per history of I)."""
+  for row in prange(row_start, row_stop):
+    r = row - row_start
+    first, stop = history_start[row], history_start[row + 1]
+    total = others_sum[r]
+    for j in range(first, stop):
+      total += others[history_members[j]]
+    others_sum[r] = total
+    for j in range(stop - 1, first - 1, -1):
+      h = history_members[j]
+      reach = others[h]
+      if reach == 0.0:
+        continue
+      child = h + 1
+      while child < end[h]:
+        cfv[r, action[child]] += reach * value[child]
+        child = end[child]
+
+
+@parallel_jit
+def reach_probabilities(parent, parent_slot, weights, num_players, top,
+                        roots, end, units):
+  """:func:`spiel_ext.engine.passes.reach_probabilities` by blocks."""
+  num_histories = parent.shape[0]
+  reach = np.empty((num_histories, num_players + 1))
+  reach[0, :] = 1.0
+  for j in range(1, top.shape[0]):
+    _reach_one(top[j], parent, parent_slot, weights, reach)
+  bounds = unit_bounds(roots, end, units)
+  for unit in prange(bounds.shape[0] - 1):
+    for b in range(bounds[unit], bounds[unit + 1]):
+      for h in range(roots[b], end[roots[b]]):
+        _reach_one(h, parent, parent_slot, weights, reach)
+  return reach
+
+
+@jit
+def _reach_one(h, parent, parent_slot, weights, reach):
+  p = parent[h]
+  for slot in range(reach.shape[1]):
+    reach[h, slot] = reach[p, slot]
+  reach[h, parent_slot[h]] *= weights[h]
+
+
+@jit
+def _copy_row(h, source, target):
+  for column in range(source.shape[1]):
+    target[h, column] = source[h, column]
+
+
+@jit
+def _value_one(h, parent, weights, values):
+  w = weights[h]
+  if w != 0.0:
+    p = parent[h]
+    for player in range(values.shape[1]):
+      values[p, player] += w * values[h, player]
+
+
+@parallel_jit
+def expected_values(parent, weights, utility, top, tail, roots, end,
+                    units):
+  """:func:`spiel_ext.engine.passes.expected_values` by blocks."""
+  values = np.empty((utility.shape[0], utility.shape[1]))
+  for j in range(top.shape[0]):
+    _copy_row(top[j], utility, values)
+  bounds = unit_bounds(roots, end, units)
+  for unit in prange(bounds.shape[0] - 1):
+    for b in range(bounds[unit], bounds[unit + 1]):
+      root = roots[b]
+      for h in range(root, end[root]):
+        _copy_row(h, utility, values)
+      for h in range(end[root] - 1, root, -1):
+        _value_one(h, parent, weights, values)
+  for j in range(tail.shape[0]):
+    _value_one(tail[j], parent, weights, values)
+  return values
+
+
+@parallel_jit
+def counterfactual_values(node_player, infoset_player, history_start,
+                          history_members, end, action, reach, values,
+                          num_actions):
+  """:func:`spiel_ext.engine.passes.counterfactual_values` gathered per
+  infoset (infosets in parallel, histories in pre-order)."""
+  num_infosets = infoset_player.shape[0]
+  cfv = np.zeros((num_infosets, num_actions))
+  for row in prange(num_infosets):
+    acting = infoset_player[row]
+    for j in range(history_start[row], history_start[row + 1]):
+      h = history_members[j]
+      reach_h = opponent_reach(reach, h, acting)
+      child = h + 1
+      while child < end[h]:
+        cfv[row, action[child]] += reach_h * values[child, acting]
+        child = end[child]
+  return cfv
+
+
+@parallel_jit
+def infoset_reach(infoset_player, history_start, history_members, reach):
+  """:func:`spiel_ext.engine.passes.infoset_reach` gathered per infoset."""
+  num_infosets = infoset_player.shape[0]
+  own = np.zeros(num_infosets)
+  others = np.zeros(num_infosets)
+  for row in prange(num_infosets):
+    acting = infoset_player[row]
+    total = 0.0
+    for j in range(history_start[row], history_start[row + 1]):
+      h = history_members[j]
+      own[row] = reach[h, acting]
+      total += opponent_reach(reach, h, acting)
+    others[row] = total
+  return own, others

@@ -1,0 +1,84 @@
+"""How many threads the engine's passes use, and on which trees.
+
+The passes of a large tree run on every core numba is given: a tree of at
+least :data:`PARALLEL_MIN_HISTORIES` histories is cut once into blocks
+(disjoint subtrees, see :func:`spiel_ext.engine.schedules.parallel_blocks`)
+that threads walk independently; what several blocks add into one sum is
+added afterwards, per infoset, in one fixed order. The blocks do not depend
+on the thread count, so the results are bit-identical for any number of
+threads, and equal to those of the serial passes smaller trees run.
+
+The thread count is numba's: ``NUMBA_NUM_THREADS`` (read when numba is
+imported, default: the machine's cores) caps it, and
+:func:`set_num_threads` (numba's ``numba.set_num_threads``, checked) lowers
+it for the process. The runner gives each of its ``--workers`` processes
+its share of the cores.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numba
+
+__all__ = ["PARALLEL_MIN_HISTORIES", "get_num_threads", "max_threads",
+           "set_num_threads", "threads_per_worker"]
+
+_MIN_HISTORIES_ENV = "SPIEL_EXT_PARALLEL_MIN_HISTORIES"
+
+
+def _min_histories_from_env() -> int:
+  text = os.environ.get(_MIN_HISTORIES_ENV, "").strip()
+  if not text:
+    return 200_000
+  try:
+    value = int(text)
+  except ValueError:
+    value = -1
+  if value < 0:
+    raise ValueError(f"{_MIN_HISTORIES_ENV} must be a non-negative integer "
+                     f"(histories); got {text!r}.")
+  return value
+
+
+# Trees with fewer histories run the serial passes: below this, starting
+# threads costs more than it saves (leduc_poker's 9,457 histories take
+# about 50 microseconds a pass). Set SPIEL_EXT_PARALLEL_MIN_HISTORIES=0 to
+# send every tree through the block passes (what the tests do to check
+# them on small games).
+PARALLEL_MIN_HISTORIES = _min_histories_from_env()
+
+
+def max_threads() -> int:
+  """The most threads the passes can use: ``NUMBA_NUM_THREADS``."""
+  return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def get_num_threads() -> int:
+  """The number of threads the passes use now."""
+  return int(numba.get_num_threads())
+
+
+def set_num_threads(threads: int) -> None:
+  """Sets the number of threads the passes use (numba's, process-wide for
+  the calling thread).
+
+  Raises:
+    ValueError: ``threads`` is not an integer from 1 to
+      ``NUMBA_NUM_THREADS``.
+  """
+  limit = max_threads()
+  if (isinstance(threads, bool) or not isinstance(threads, int) or
+      not 1 <= threads <= limit):
+    raise ValueError(f"threads must be an integer from 1 to {limit} "
+                     f"(NUMBA_NUM_THREADS); got {threads!r}.")
+  numba.set_num_threads(threads)
+
+
+def threads_per_worker(workers: int, cores: int | None = None) -> int:
+  """Each of ``workers`` processes' share of the machine's cores (at least
+  one thread each)."""
+  if cores is None:
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)
+  return max(1, cores // max(1, workers))
