@@ -14,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from spiel_ext.engine import beliefs as kernels
-from spiel_ext.engine import passes
 from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
-from spiel_ext.engine.regret_passes import edge_weights
+from spiel_ext.engine.regret_passes import edge_weights, forward_others
 from spiel_ext.engine.regret_passes import values as expected_values
 
 __all__ = ["belief_action_values", "beliefs", "sequential_best_values"]
@@ -49,9 +48,7 @@ def beliefs(view: ViewLike, policy: np.ndarray,
   tree = view.tree
   check_player(tree, player)
   rows = tree.player_rows[player]
-  others = passes.others_reach(
-      tree.parent, tree.parent_slot, tree.edge_policy_index,
-      view.chance_prob, policy_array(tree, policy), player)
+  _, others = forward_others(view, policy_array(tree, policy), player)
   return kernels.belief_weights(
       tree.node_player, tree.infoset, others,
       *tree.belief_fallbacks[player], player, rows.start,

@@ -31,6 +31,11 @@ from spiel_ext.engine.passes import jit, opponent_reach
 # Kernels run on numba's threads; compiled once, cached on disk.
 parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
 
+# The per-history steps, inlined into the kernels at numba's level (LLVM
+# does not inline calls out of a parallel loop's body, which made the
+# passes several times slower).
+step_jit = numba.njit(cache=True, nogil=True, inline="always")
+
 # Each thread gets this many runs of blocks, for balance.
 UNITS_PER_THREAD = 4
 
@@ -64,7 +69,7 @@ def unit_bounds(roots, end, units):
   return bounds
 
 
-@jit
+@step_jit
 def _forward_one(h, parent, parent_slot, policy_index, chance_prob, flat,
                  player, weight, others):
   k = policy_index[h]
@@ -92,7 +97,7 @@ def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
                      flat, player, weight, others)
 
 
-@jit
+@step_jit
 def _backward_one(h, parent, node_player, utility, weight, others, player,
                   value):
   if others[h] != 0.0:
@@ -164,7 +169,7 @@ def reach_probabilities(parent, parent_slot, weights, num_players, top,
   return reach
 
 
-@jit
+@step_jit
 def _reach_one(h, parent, parent_slot, weights, reach):
   p = parent[h]
   for slot in range(reach.shape[1]):
@@ -172,13 +177,13 @@ def _reach_one(h, parent, parent_slot, weights, reach):
   reach[h, parent_slot[h]] *= weights[h]
 
 
-@jit
+@step_jit
 def _copy_row(h, source, target):
   for column in range(source.shape[1]):
     target[h, column] = source[h, column]
 
 
-@jit
+@step_jit
 def _value_one(h, parent, weights, values):
   w = weights[h]
   if w != 0.0:

@@ -28,7 +28,7 @@ from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
 
 __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
            "forward_others", "infoset_reach", "player_counterfactual_values", "reach",
-           "root_values", "values"]
+           "root_values", "values", "values_of_weights"]
 
 
 class PlayerPass(NamedTuple):
@@ -65,8 +65,12 @@ def reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
 def values(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Expected utility of every player below every history, [histories,
   players]."""
+  return values_of_weights(view, edge_weights(view, policy))
+
+
+def values_of_weights(view: ViewLike, weights: np.ndarray) -> np.ndarray:
+  """:func:`values` from the edge probabilities (``edge_weights``)."""
   tree = view.tree
-  weights = edge_weights(view, policy)
   blocks = tree.pass_blocks()
   if blocks is None:
     return passes.expected_values(tree.parent, weights, view.utility)

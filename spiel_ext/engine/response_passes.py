@@ -17,7 +17,8 @@ from spiel_ext.engine import best_response as kernels
 from spiel_ext.engine import passes
 from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
-from spiel_ext.engine.regret_passes import edge_weights, forward_others
+from spiel_ext.engine.regret_passes import (edge_weights, forward_others,
+                                            values_of_weights)
 
 __all__ = ["BestResponseDetails", "best_response", "best_response_actions",
            "best_response_details", "weighted_best_response"]
@@ -172,7 +173,7 @@ def best_response_details(view: ViewLike, policy: np.ndarray, player: int, *,
   profile[np.arange(rows.start, rows.stop), best[rows]] = 1.0
   weights = edge_weights(view, profile)
   history_values = np.ascontiguousarray(
-      passes.expected_values(tree.parent, weights, view.utility)[:, player])
+      values_of_weights(view, weights)[:, player])
   reach = kernels.counterfactual_weights(tree.parent, tree.node_player,
                                          weights, player)
   # A zero edge out of another player's or chance history hides the
