@@ -81,20 +81,28 @@ def _forward_one(h, parent, parent_slot, policy_index, chance_prob, flat,
 
 @parallel_jit
 def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
-                   player, weight, others, top, roots, end, units):
-  """:func:`spiel_ext.engine.passes.forward_others` by blocks."""
+                   player, weight, others, top, roots, end, units, zeroed):
+  """:func:`spiel_ext.engine.passes.forward_others` by blocks; also sets
+  ``zeroed`` (an array of one entry per history, or empty) to 0."""
   flat = policy.reshape(-1)
   weight[0] = 1.0
   others[0] = 1.0
+  clear = zeroed.shape[0] > 0
+  if clear:
+    zeroed[0] = 0.0
   for j in range(1, top.shape[0]):  # top[0] is the root.
     _forward_one(top[j], parent, parent_slot, policy_index, chance_prob,
                  flat, player, weight, others)
+    if clear:
+      zeroed[top[j]] = 0.0
   bounds = unit_bounds(roots, end, units)
   for unit in prange(bounds.shape[0] - 1):
     for b in range(bounds[unit], bounds[unit + 1]):
       for h in range(roots[b], end[roots[b]]):
         _forward_one(h, parent, parent_slot, policy_index, chance_prob,
                      flat, player, weight, others)
+        if clear:
+          zeroed[h] = 0.0
 
 
 @step_jit

@@ -38,6 +38,7 @@ the cycle collector.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Sequence
 
 import numpy as np
@@ -167,6 +168,22 @@ class TreeLayout:
     """The tree cut into blocks for the parallel passes (see
     :func:`schedules.parallel_blocks`)."""
     return schedules.parallel_blocks(self.subtree_end)
+
+  @functools.cached_property
+  def _scratch(self) -> threading.local:
+    return threading.local()
+
+  def scratch_arrays(self, count: int) -> list[np.ndarray]:
+    """``count`` float64 work arrays of one entry per history, kept per
+    thread for the block passes to reuse (their content is whatever the
+    last pass left): a fresh array costs a page fault per 4 KiB on first
+    touch, which on a large tree cost as much as the pass itself."""
+    arrays = getattr(self._scratch, "arrays", [])
+    if len(arrays) < count:
+      arrays = arrays + [np.empty(self.num_histories)
+                         for _ in range(count - len(arrays))]
+      self._scratch.arrays = arrays
+    return arrays[:count]
 
   def pass_blocks(self) -> ParallelBlocks | None:
     """The blocks the passes run on now: None (the serial passes) for a

@@ -142,8 +142,8 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
         tree.node_player, tree.infoset, view.chance_prob, view.utility,
         policy, player, track_own, cfv, own_reach, others_reach, rows.start)
   else:
-    weight, others = forward_others(view, policy, player, blocks)
-    value = np.zeros(tree.num_histories)
+    weight, others, value = tree.scratch_arrays(3)
+    _forward_others(view, policy, player, blocks, weight, others, value)
     block_passes.player_values(tree.parent, tree.node_player, view.utility,
                                weight, others, player, value, blocks.tail,
                                blocks.roots, tree.subtree_end,
@@ -175,16 +175,27 @@ def infoset_reach(view: ViewLike,
                                     *tree.infoset_histories, reach)
 
 
-def forward_others(view: ViewLike, policy: np.ndarray, player: int,
-                   blocks=None) -> tuple[np.ndarray, np.ndarray]:
+def forward_others(view: ViewLike, policy: np.ndarray,
+                   player: int) -> tuple[np.ndarray, np.ndarray]:
   """(weight, others): each history's edge probability under ``policy``
   (a checked [infosets, actions] array) and x_{-i}(h), chance's and every
-  player's reach but ``player``'s; ``blocks`` is ``tree.pass_blocks()`` if
-  already read."""
+  player's reach but ``player``'s."""
   tree = view.tree
   weight = np.empty(tree.num_histories)
   others = np.empty(tree.num_histories)
-  blocks = tree.pass_blocks() if blocks is None else blocks
+  _forward_others(view, policy, player, tree.pass_blocks(), weight, others)
+  return weight, others
+
+
+_NOTHING = np.empty(0)
+
+
+def _forward_others(view: ViewLike, policy: np.ndarray, player: int, blocks,
+                    weight: np.ndarray, others: np.ndarray,
+                    zeroed: np.ndarray = _NOTHING) -> None:
+  """:func:`forward_others` into ``weight`` and ``others``; the block pass
+  also zeroes ``zeroed`` on the way (the serial one ignores it)."""
+  tree = view.tree
   if blocks is None:
     passes.forward_others(tree.parent, tree.parent_slot,
                           tree.edge_policy_index, view.chance_prob, policy,
@@ -193,5 +204,4 @@ def forward_others(view: ViewLike, policy: np.ndarray, player: int,
     block_passes.forward_others(
         tree.parent, tree.parent_slot, tree.edge_policy_index,
         view.chance_prob, policy, player, weight, others, blocks.top,
-        blocks.roots, tree.subtree_end, block_passes.num_units())
-  return weight, others
+        blocks.roots, tree.subtree_end, block_passes.num_units(), zeroed)
