@@ -13,7 +13,8 @@ by family in :mod:`.regret_passes`, :mod:`.response_passes` and
 :mod:`.inputs` (what the passes take, and their argument checks),
 :mod:`.strategy` (the strategy check), :mod:`.layout` (a tree's arrays,
 with the schedules of :mod:`.schedules`), :mod:`.constants`,
-:mod:`.compiler` (pyspiel game to arrays), :mod:`.admission` (what can be
+:mod:`.compiler` (pyspiel game to arrays), :mod:`.native` (games that
+build their arrays from their rules), :mod:`.admission` (what can be
 compiled and how large), :mod:`.loading` (game strings), :mod:`.cache` and
 :mod:`.fingerprint` (the disk cache), and the numba kernels in
 :mod:`.passes`, :mod:`.best_response` and :mod:`.beliefs`. The kernels

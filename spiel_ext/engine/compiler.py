@@ -10,7 +10,9 @@ numbering is exactly OpenSpiel's row layout. The arrays are described in
 
 While walking, the compiler checks every chance node's distribution and
 counts the tree's size against a :class:`~.admission.SizeLimit`; afterwards
-it checks recall.
+it checks recall. A game with a native builder (:mod:`.native`) makes the
+same arrays from its rules instead of being walked; recall is checked the
+same way.
 """
 
 from __future__ import annotations
@@ -25,20 +27,28 @@ from spiel_ext.engine import passes
 from spiel_ext.engine.admission import SizeLimit
 from spiel_ext.engine.constants import CHANCE, CHANCE_SUM_TOLERANCE, TERMINAL
 from spiel_ext.engine.game_tree import GameTree
+from spiel_ext.engine.native import native_builder
 
 
-def compile_tree(game: pyspiel.Game, limit: SizeLimit) -> GameTree:
+def compile_tree(game: pyspiel.Game, limit: SizeLimit, *,
+                 native: bool = True) -> GameTree:
   """Enumerates every history of ``game`` into a GameTree.
 
   ``game`` is one the engine admits (:func:`~.admission.admit`, which
   :func:`spiel_ext.engine.compile_game` calls first, checks its type).
+  With ``native`` (the default) a game that has a native builder is built
+  by it; False walks every game's states (the builders' reference).
 
   Raises:
     ValueError: a chance node whose outcome probabilities are not a
       distribution, infostate strings that do not identify information
       sets, or a tree above ``limit``.
   """
-  arrays, keys = _walk(game, limit)
+  built = None
+  if native:
+    builder = native_builder(game)
+    built = builder(game, limit) if builder is not None else None
+  arrays, keys = built if built is not None else _walk(game, limit)
   arrays["perfect_recall"] = np.array(_perfect_recall(game, arrays, keys))
   return GameTree(game, arrays, keys)
 
