@@ -167,6 +167,9 @@ class BidLeducGame(pyspiel.Game):
     ValueError: ``max_bid`` is not an integer >= 1.
   """
 
+  # The engine builds the tree from the rules (spiel_ext.engine.native).
+  native_tree_builder = "spiel_ext.games.bid_leduc_tree:build_bid_leduc_tree"
+
   def __init__(self, params=None):
     self.rules = BidLeducRules.from_parameters(params)
     top = float(ANTE + self.rules.max_bid)

@@ -203,6 +203,9 @@ class LeducGame(pyspiel.Game):
     ValueError: a parameter outside its accepted values (named).
   """
 
+  # The engine builds the tree from the rules (spiel_ext.engine.native).
+  native_tree_builder = "spiel_ext.games.leduc_tree:build_leduc_tree"
+
   def __init__(self, params=None):
     self.rules = LeducRules.from_parameters(params)
     rules = self.rules

@@ -97,6 +97,9 @@ class VnmPokerGame(pyspiel.Game):
     ValueError: a parameter outside its accepted values (named).
   """
 
+  # The engine builds the tree from the rules (spiel_ext.engine.native).
+  native_tree_builder = "spiel_ext.games.vnm_poker_tree:build_vnm_poker_tree"
+
   def __init__(self, params=None):
     self.rules = VnmRules.from_parameters(params)
     rules = self.rules

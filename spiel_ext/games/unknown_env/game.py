@@ -105,6 +105,10 @@ class UnknownEnvGame(pyspiel.Game):
       be loaded or compiled or does not have two players.
   """
 
+  # The engine builds the tree from the base tree (spiel_ext.engine.native).
+  native_tree_builder = (
+      "spiel_ext.games.unknown_env.tree:build_unknown_env_tree")
+
   def __init__(self, params=None):
     from spiel_ext.games.unknown_env.hidden import HiddenParameters, base_tree_for  # pylint: disable=g-import-not-at-top
     values = dict(DEFAULTS)
