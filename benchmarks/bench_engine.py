@@ -2,6 +2,7 @@
 
     python benchmarks/bench_engine.py            # everything (~1 minute)
     python benchmarks/bench_engine.py --skip_large
+    python benchmarks/bench_engine.py --only_native_compile   # ~1 minute
 
 Prints medians and ratios. Timings are wall-clock medians over repeats; the
 first call of each numba pass (compilation) is excluded, compile-from-scratch
@@ -24,11 +25,15 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploit
 
 from spiel_ext import eval as se
 from spiel_ext.engine import clear_compiled_trees, compile_game
+from spiel_ext.engine.admission import admit
+from spiel_ext.engine.compiler import compile_tree
 from timing import median_seconds
 
 FLAGS = flags.FLAGS
 flags.DEFINE_bool("skip_large", False,
                   "Skip the 656k-history hold'em and 3-player Leduc figures.")
+flags.DEFINE_bool("only_native_compile", False,
+                  "Run only bench_native_compile.")
 
 HOLDEM = ("universal_poker(betting=limit,numPlayers=2,blind=1 1,stack=50 50,"
           "numHoleCards=1,numRounds=3,firstPlayer=1 1 1,numSuits=2,numRanks=4,"
@@ -122,8 +127,46 @@ def bench_compile(game_name, budget_seconds, budget_mib=None):
   print(line)
 
 
+def bench_native_compile():
+  """Native compile of our 3-player Leduc against walking its states, and
+  against walking OpenSpiel's C++ 3-player Leduc (the same tree size: its
+  deck has players + 1 = 4 ranks). Disk cache off, numba warm; each time
+  includes admission (the size estimate) and the recall check; the native
+  time is the best of 3, the walks run once."""
+  os.environ["SPIEL_EXT_CACHE_DIR"] = ""
+  ours = pyspiel.load_game("spiel_ext_leduc(players=3,ranks=4)")
+  cpp = pyspiel.load_game("leduc_poker(players=3)")
+
+  def timed_build(game, native):
+    start = time.perf_counter()
+    tree = compile_tree(game, admit(game, None), native=native)
+    return time.perf_counter() - start, tree.num_histories
+
+  timed_build(pyspiel.load_game("spiel_ext_leduc(players=3,ranks=2,suits=2)"),
+              True)  # numba warm-up
+  native, histories = min(timed_build(ours, True) for _ in range(3))
+  walked, _ = timed_build(ours, False)
+  cpp_walked, cpp_histories = timed_build(cpp, True)
+  assert cpp_histories == histories
+
+  def line(name, seconds):
+    print(f"  {name:<52} {seconds:8.3f} s {seconds / histories * 1e6:8.3f} "
+          "us/history")
+
+  print(f"\nCompile of 3-player Leduc ({histories} histories; disk cache off)")
+  line("native: spiel_ext_leduc(players=3,ranks=4)", native)
+  line("walk:   spiel_ext_leduc(players=3,ranks=4)", walked)
+  line("walk:   OpenSpiel C++ leduc_poker(players=3)", cpp_walked)
+  print(f"  ratio: native / C++ walk = {native / cpp_walked:6.3f} "
+        "(target <= 2)")
+  print(f"  ratio: walk / native     = {walked / native:6.1f}x")
+
+
 def main(argv):
   del argv
+  if FLAGS.only_native_compile:
+    bench_native_compile()
+    return
   print(f"spiel_ext engine benchmark; numpy {np.__version__}, open_spiel "
         f"{importlib.metadata.version('open_spiel')}")
   print("\nCold compiles (fresh process, disk cache off; numba already warm)")
@@ -151,6 +194,8 @@ def main(argv):
           f"{se.nash_conv(tree, uniform):.9f}")
     print(f"  OpenSpiel C++ (one run)   {fmt(cpp)}  value {cpp_value:.9f}")
     print(f"  ratio: OpenSpiel C++ / ours = {cpp / ours:8.1f}x")
+  if not FLAGS.skip_large:
+    bench_native_compile()
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
   print(f"\npeak RSS of this process: {peak:.0f} MiB")
 
