@@ -108,8 +108,8 @@ def test_any_cut_of_leduc_gives_the_serial_bits(seed, zero_fraction, target):
     serial = every_pass(tree, policy)
   saved = tree.__dict__.pop("parallel_blocks", None)
   try:
-    tree.__dict__["parallel_blocks"] = parallel_blocks(tree.subtree_end,
-                                                       target)
+    tree.__dict__["parallel_blocks"] = parallel_blocks(
+        tree.subtree_end, tree.parent, tree.node_player, target)
     with blocks_from(0, 2):
       assert_same_bits(serial, every_pass(tree, policy), f"target {target}")
   finally:
@@ -122,7 +122,7 @@ def test_any_cut_of_leduc_gives_the_serial_bits(seed, zero_fraction, target):
                                   "liars_dice(numdice=1)"])
 def test_blocks_partition_the_tree(game):
   tree = compile_game(game)
-  blocks = parallel_blocks(tree.subtree_end)
+  blocks = parallel_blocks(tree.subtree_end, tree.parent, tree.node_player)
   end = tree.subtree_end
   covered = np.zeros(tree.num_histories, dtype=int)
   covered[blocks.top] += 1
@@ -137,6 +137,12 @@ def test_blocks_partition_the_tree(game):
   assert sorted(blocks.tail) == sorted(
       set(blocks.top[1:].tolist()) | set(blocks.roots.tolist()))
   assert len(blocks.roots) >= 256 or tree.num_histories < 256 * 2
+  internal = np.flatnonzero(~tree.is_terminal)
+  assert (blocks.internal == internal).all()
+  for root, first, stop in zip(blocks.roots, blocks.first, blocks.stop):
+    inside = internal[(internal >= root) & (internal < end[root])]
+    assert (blocks.internal[first:stop] == inside).all()
+  assert blocks.max_children == np.bincount(tree.parent[1:]).max()
 
 
 def solver_states(solver_class, game, iterations):

@@ -52,7 +52,7 @@ import pyspiel
 
 from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
 from spiel_ext.algorithms.checks import check_seed, short_repr
-from spiel_ext.algorithms.regret_rules import regret_matching
+from spiel_ext.algorithms.regret_rules import regret_matching_rows
 from spiel_ext.engine import GameTree, passes
 from spiel_ext.engine.sampling_passes import (external_sampling_draws,
                                               external_sampling_pass,
@@ -158,8 +158,8 @@ def _run_iteration(structure, outcomes, legal, schedule, tables, uniforms,
       for a in range(num_actions):
         if legal[row, a]:
           cumulative_regret[row, a] += cfv[row, a] - value
-      regret_matching(cumulative_regret[row:row + 1], legal[row:row + 1],
-                      current[row:row + 1])
+      regret_matching_rows(cumulative_regret[row:row + 1], legal[row:row + 1],
+                           current[row:row + 1])
   if full_average:
     for player in range(num_players):
       start, stop = player_starts[player], player_starts[player + 1]

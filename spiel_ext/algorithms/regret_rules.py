@@ -53,46 +53,96 @@ _jit = numba.njit(cache=True, nogil=True)
 
 
 # ----------------------------------------------------------------- kernels
+# Each kernel works row by row; a table of at least PARALLEL_MIN_ROWS rows
+# has its rows shared among numba's threads (each row's arithmetic is the
+# same, so the results are the same bits).
+_row_step = numba.njit(cache=True, nogil=True, inline="always")
+_parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
+PARALLEL_MIN_ROWS = 20_000
+
+
+@_row_step
+def _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
+                instant_regret, cumulative_policy):
+  infoset_value = 0.0
+  for a in range(cfv.shape[1]):
+    infoset_value += policy[row, a] * cfv[row, a]
+  scale = average_weight * own_reach[row]
+  for a in range(cfv.shape[1]):
+    if legal[row, a]:
+      instant_regret[row, a] = cfv[row, a] - infoset_value
+      cumulative_policy[row, a] += scale * policy[row, a]
+    else:
+      instant_regret[row, a] = 0.0
+
+
 @_jit
-def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
+def _absorb_serial(cfv, policy, legal, own_reach, average_weight,
+                   instant_regret, cumulative_policy):
+  for row in range(cfv.shape[0]):
+    _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
+                instant_regret, cumulative_policy)
+
+
+@_parallel_jit
+def _absorb_parallel(cfv, policy, legal, own_reach, average_weight,
                      instant_regret, cumulative_policy):
+  for row in numba.prange(cfv.shape[0]):
+    _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
+                instant_regret, cumulative_policy)
+
+
+def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
+                     instant_regret, cumulative_policy) -> None:
   """r(I, a) = v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions (0
   elsewhere), written to ``instant_regret``, and
   S(I, a) += average_weight * x_i(I) * sigma(I, a)."""
-  for row in range(cfv.shape[0]):
-    infoset_value = 0.0
-    for a in range(cfv.shape[1]):
-      infoset_value += policy[row, a] * cfv[row, a]
-    scale = average_weight * own_reach[row]
-    for a in range(cfv.shape[1]):
-      if legal[row, a]:
-        instant_regret[row, a] = cfv[row, a] - infoset_value
-        cumulative_policy[row, a] += scale * policy[row, a]
-      else:
-        instant_regret[row, a] = 0.0
+  kernel = (_absorb_parallel if cfv.shape[0] >= PARALLEL_MIN_ROWS else
+            _absorb_serial)
+  kernel(cfv, policy, legal, own_reach, average_weight, instant_regret,
+         cumulative_policy)
+
+
+@_row_step
+def _regret_matching_row(row, cumulative_regret, legal, out):
+  total = 0.0
+  count = 0
+  for a in range(cumulative_regret.shape[1]):
+    if legal[row, a]:
+      count += 1
+      if cumulative_regret[row, a] > 0.0:
+        total += cumulative_regret[row, a]
+  for a in range(cumulative_regret.shape[1]):
+    if not legal[row, a]:
+      out[row, a] = 0.0
+    elif total > 0.0:
+      out[row, a] = max(cumulative_regret[row, a], 0.0) / total
+    else:
+      out[row, a] = 1.0 / count
 
 
 @_jit
-def regret_matching(cumulative_regret, legal, out):
+def regret_matching_rows(cumulative_regret, legal, out):
+  """:func:`regret_matching` on one thread (for a few rows at a time)."""
+  for row in range(cumulative_regret.shape[0]):
+    _regret_matching_row(row, cumulative_regret, legal, out)
+
+
+@_parallel_jit
+def _regret_matching_parallel(cumulative_regret, legal, out):
+  for row in numba.prange(cumulative_regret.shape[0]):
+    _regret_matching_row(row, cumulative_regret, legal, out)
+
+
+def regret_matching(cumulative_regret, legal, out) -> None:
   """sigma proportional to R+, uniform over legal actions when no R > 0.
 
   The rule of OpenSpiel's ``cfr._regret_matching``.
   """
-  for row in range(cumulative_regret.shape[0]):
-    total = 0.0
-    count = 0
-    for a in range(cumulative_regret.shape[1]):
-      if legal[row, a]:
-        count += 1
-        if cumulative_regret[row, a] > 0.0:
-          total += cumulative_regret[row, a]
-    for a in range(cumulative_regret.shape[1]):
-      if not legal[row, a]:
-        out[row, a] = 0.0
-      elif total > 0.0:
-        out[row, a] = max(cumulative_regret[row, a], 0.0) / total
-      else:
-        out[row, a] = 1.0 / count
+  kernel = (_regret_matching_parallel
+            if cumulative_regret.shape[0] >= PARALLEL_MIN_ROWS else
+            regret_matching_rows)
+  kernel(cumulative_regret, legal, out)
 
 
 @_jit

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from spiel_ext.engine.constants import TERMINAL
+from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.passes import jit, opponent_reach
 
 # Kernels run on numba's threads; compiled once, cached on disk.
@@ -81,67 +81,115 @@ def _forward_one(h, parent, parent_slot, policy_index, chance_prob, flat,
 
 @parallel_jit
 def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
-                   player, weight, others, top, roots, end, units, zeroed):
-  """:func:`spiel_ext.engine.passes.forward_others` by blocks; also sets
-  ``zeroed`` (an array of one entry per history, or empty) to 0."""
+                   player, weight, others, top, roots, end, units):
+  """:func:`spiel_ext.engine.passes.forward_others` by blocks."""
   flat = policy.reshape(-1)
   weight[0] = 1.0
   others[0] = 1.0
-  clear = zeroed.shape[0] > 0
-  if clear:
-    zeroed[0] = 0.0
   for j in range(1, top.shape[0]):  # top[0] is the root.
     _forward_one(top[j], parent, parent_slot, policy_index, chance_prob,
                  flat, player, weight, others)
-    if clear:
-      zeroed[top[j]] = 0.0
   bounds = unit_bounds(roots, end, units)
   for unit in prange(bounds.shape[0] - 1):
     for b in range(bounds[unit], bounds[unit + 1]):
       for h in range(roots[b], end[roots[b]]):
         _forward_one(h, parent, parent_slot, policy_index, chance_prob,
                      flat, player, weight, others)
-        if clear:
-          zeroed[h] = 0.0
+
+
+# The counterfactual-value pass of CFR works on the decision and chance
+# histories alone (``internal``; each block's are internal[first[b]:
+# stop[b]]): the forward sweep fills x_{-i} of those, the backward one
+# forms each u_i(h) from h's children, reading a terminal child's utility
+# and an edge's probability where they are stored instead of copying them
+# into arrays of one entry per history; the sums are those of
+# :func:`spiel_ext.engine.passes.player_regret_pass`, term for term.
 
 
 @step_jit
-def _backward_one(h, parent, node_player, utility, weight, others, player,
-                  value):
-  if others[h] != 0.0:
-    if node_player[h] == TERMINAL:
-      value[h] = utility[h, player]
-    value[parent[h]] += weight[h] * value[h]
+def _node_others(h, parent, parent_slot, policy_index, chance_prob, flat,
+                 player, others):
+  k = policy_index[h]
+  w = chance_prob[h] if k < 0 else flat[k]
+  p = parent[h]
+  others[h] = others[p] if parent_slot[h] == player else others[p] * w
 
 
 @parallel_jit
-def player_values(parent, node_player, utility, weight, others, player,
-                  value, tail, roots, end, units):
-  """u_i(h) into ``value`` (zeros on entry) for every history others reach,
-  as the backward sweep of :func:`spiel_ext.engine.passes.
-  player_regret_pass` forms it."""
-  bounds = unit_bounds(roots, end, units)
+def node_others(parent, parent_slot, policy_index, chance_prob, policy,
+                player, others, top, internal, first, stop, bounds):
+  """x_{-i}(h) into ``others`` at every non-terminal history (other
+  entries are left as they were)."""
+  flat = policy.reshape(-1)
+  others[0] = 1.0
+  for j in range(1, top.shape[0]):  # top[0] is the root.
+    _node_others(top[j], parent, parent_slot, policy_index, chance_prob,
+                 flat, player, others)
   for unit in prange(bounds.shape[0] - 1):
     for b in range(bounds[unit], bounds[unit + 1]):
-      root = roots[b]
-      for h in range(end[root] - 1, root, -1):
-        _backward_one(h, parent, node_player, utility, weight, others,
-                      player, value)
-      if others[root] != 0.0 and node_player[root] == TERMINAL:
-        value[root] = utility[root, player]
-  for j in range(tail.shape[0]):
-    _backward_one(tail[j], parent, node_player, utility, weight, others,
-                  player, value)
+      for j in range(first[b], stop[b]):
+        _node_others(internal[j], parent, parent_slot, policy_index,
+                     chance_prob, flat, player, others)
+
+
+@step_jit
+def _node_value(h, node_player, infoset, action, end, chance_prob, flat,
+                num_actions, utility, player, others, value, children):
+  acting = node_player[h]
+  reach = others[h]
+  count = 0
+  child = h + 1
+  while child < end[h]:
+    children[count] = child
+    count += 1
+    child = end[child]
+  row = np.int64(infoset[h]) * num_actions
+  total = 0.0
+  # The serial pass adds a history's children last to first.
+  for j in range(count - 1, -1, -1):
+    child = children[j]
+    w = chance_prob[child] if acting == CHANCE else flat[row + action[child]]
+    if (reach if acting == player else reach * w) == 0.0:
+      continue
+    if node_player[child] == TERMINAL:
+      total += w * utility[child, player]
+    else:
+      total += w * value[child]
+  value[h] = total
 
 
 @parallel_jit
-def gather_player_cfv(history_start, history_members, end, action, others,
-                      value, row_start, row_stop, cfv, others_sum):
+def node_values(node_player, infoset, action, end, chance_prob, policy,
+                utility, player, others, value, top, internal, first, stop,
+                bounds, max_children):
+  """u_i(h) into ``value`` at every non-terminal history, from ``others``
+  of :func:`node_others`; children that chance and the others reach with
+  probability 0 add nothing, as in the serial pass."""
+  flat = policy.reshape(-1)
+  num_actions = policy.shape[1]
+  for unit in prange(bounds.shape[0] - 1):
+    children = np.empty(max_children, dtype=np.int64)
+    for b in range(bounds[unit], bounds[unit + 1]):
+      for j in range(stop[b] - 1, first[b] - 1, -1):
+        _node_value(internal[j], node_player, infoset, action, end,
+                    chance_prob, flat, num_actions, utility, player, others,
+                    value, children)
+  children = np.empty(max_children, dtype=np.int64)
+  for j in range(top.shape[0] - 1, -1, -1):
+    _node_value(top[j], node_player, infoset, action, end, chance_prob, flat,
+                num_actions, utility, player, others, value, children)
+
+
+@parallel_jit
+def gather_player_cfv(history_start, history_members, end, action,
+                      node_player, utility, player, others, value, row_start,
+                      row_stop, cfv, others_sum):
   """Adds sum_{h in I} x_{-i}(h) into others_sum[I - row_start] and
   v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I - row_start, a]
   for rows row_start..row_stop-1 (infosets in parallel), in the serial
   pass's order: others_sum over I's histories in pre-order, cfv in reverse
-  (each (I, a) has one edge per history of I)."""
+  (each (I, a) has one edge per history of I). ``value`` holds u_i at
+  non-terminal histories (:func:`node_values`)."""
   for row in prange(row_start, row_stop):
     r = row - row_start
     first, stop = history_start[row], history_start[row + 1]
@@ -156,7 +204,11 @@ def gather_player_cfv(history_start, history_members, end, action, others,
         continue
       child = h + 1
       while child < end[h]:
-        cfv[r, action[child]] += reach * value[child]
+        if node_player[child] == TERMINAL:
+          v = utility[child, player]
+        else:
+          v = value[child]
+        cfv[r, action[child]] += reach * v
         child = end[child]
 
 

@@ -167,7 +167,8 @@ class TreeLayout:
   def parallel_blocks(self) -> ParallelBlocks | None:
     """The tree cut into blocks for the parallel passes (see
     :func:`schedules.parallel_blocks`)."""
-    return schedules.parallel_blocks(self.subtree_end)
+    return schedules.parallel_blocks(self.subtree_end, self.parent,
+                                     self.node_player)
 
   @functools.cached_property
   def _scratch(self) -> threading.local:

@@ -75,7 +75,8 @@ def values_of_weights(view: ViewLike, weights: np.ndarray) -> np.ndarray:
   if blocks is None:
     return passes.expected_values(tree.parent, weights, view.utility)
   return block_passes.expected_values(tree.parent, weights, view.utility,
-                                      *blocks, tree.subtree_end,
+                                      blocks.top, blocks.tail, blocks.roots,
+                                      tree.subtree_end,
                                       block_passes.num_units())
 
 
@@ -142,15 +143,21 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
         tree.node_player, tree.infoset, view.chance_prob, view.utility,
         policy, player, track_own, cfv, own_reach, others_reach, rows.start)
   else:
-    weight, others, value = tree.scratch_arrays(3)
-    _forward_others(view, policy, player, blocks, weight, others, value)
-    block_passes.player_values(tree.parent, tree.node_player, view.utility,
-                               weight, others, player, value, blocks.tail,
-                               blocks.roots, tree.subtree_end,
-                               block_passes.num_units())
+    others, value = tree.scratch_arrays(2)
+    bounds = block_passes.unit_bounds(blocks.roots, tree.subtree_end,
+                                      block_passes.num_units())
+    nodes = (blocks.top, blocks.internal, blocks.first, blocks.stop, bounds)
+    block_passes.node_others(tree.parent, tree.parent_slot,
+                             tree.edge_policy_index, view.chance_prob, policy,
+                             player, others, *nodes)
+    block_passes.node_values(tree.node_player, tree.infoset, tree.action,
+                             tree.subtree_end, view.chance_prob, policy,
+                             view.utility, player, others, value, *nodes,
+                             blocks.max_children)
     block_passes.gather_player_cfv(
-        *tree.infoset_histories, tree.subtree_end, tree.action, others,
-        value, rows.start, rows.stop, cfv, others_reach)
+        *tree.infoset_histories, tree.subtree_end, tree.action,
+        tree.node_player, view.utility, player, others, value, rows.start,
+        rows.stop, cfv, others_reach)
   if not track_own:
     own_reach = passes.own_reach_of_infosets(tree.own_sequence, policy,
                                              rows.start, rows.stop)
@@ -183,19 +190,7 @@ def forward_others(view: ViewLike, policy: np.ndarray,
   tree = view.tree
   weight = np.empty(tree.num_histories)
   others = np.empty(tree.num_histories)
-  _forward_others(view, policy, player, tree.pass_blocks(), weight, others)
-  return weight, others
-
-
-_NOTHING = np.empty(0)
-
-
-def _forward_others(view: ViewLike, policy: np.ndarray, player: int, blocks,
-                    weight: np.ndarray, others: np.ndarray,
-                    zeroed: np.ndarray = _NOTHING) -> None:
-  """:func:`forward_others` into ``weight`` and ``others``; the block pass
-  also zeroes ``zeroed`` on the way (the serial one ignores it)."""
-  tree = view.tree
+  blocks = tree.pass_blocks()
   if blocks is None:
     passes.forward_others(tree.parent, tree.parent_slot,
                           tree.edge_policy_index, view.chance_prob, policy,
@@ -204,4 +199,5 @@ def _forward_others(view: ViewLike, policy: np.ndarray, player: int, blocks,
     block_passes.forward_others(
         tree.parent, tree.parent_slot, tree.edge_policy_index,
         view.chance_prob, policy, player, weight, others, blocks.top,
-        blocks.roots, tree.subtree_end, block_passes.num_units(), zeroed)
+        blocks.roots, tree.subtree_end, block_passes.num_units())
+  return weight, others

@@ -17,6 +17,7 @@ from typing import Callable, Generic, NamedTuple, TypeVar
 import numpy as np
 
 from spiel_ext.engine import beliefs, best_response, passes
+from spiel_ext.engine.constants import TERMINAL
 
 T = TypeVar("T")
 
@@ -58,10 +59,17 @@ class ParallelBlocks(NamedTuple):
   pre-order (the root first), ``roots`` the roots of the blocks, disjoint
   subtrees covering every other history, in pre-order, and ``tail`` the
   top without the root and the roots, deepest first (the order in which a
-  backward pass adds them into their parents)."""
+  backward pass adds them into their parents). ``internal`` are the
+  non-terminal histories in pre-order, block b's being
+  internal[first[b]:stop[b]], and ``max_children`` the most children a
+  history has."""
   top: np.ndarray
   tail: np.ndarray
   roots: np.ndarray
+  internal: np.ndarray
+  first: np.ndarray
+  stop: np.ndarray
+  max_children: int
 
 
 class PerPlayer(dict[int, T], Generic[T]):
@@ -142,7 +150,8 @@ def belief_fallbacks(parent: np.ndarray, parent_slot: np.ndarray,
 PARALLEL_BLOCKS = 256
 
 
-def parallel_blocks(subtree_end: np.ndarray,
+def parallel_blocks(subtree_end: np.ndarray, parent: np.ndarray,
+                    node_player: np.ndarray,
                     target: int = PARALLEL_BLOCKS) -> ParallelBlocks | None:
   """Cuts a tree into ``target`` or more blocks of at most
   ``num_histories / target`` histories where it can, by splitting the
@@ -151,6 +160,8 @@ def parallel_blocks(subtree_end: np.ndarray,
 
   Args:
     subtree_end: one past the last history of each history's subtree.
+    parent: each history's parent.
+    node_player: who acts at each history.
     target: the number of blocks to aim for.
   """
   num_histories = len(subtree_end)
@@ -176,4 +187,9 @@ def parallel_blocks(subtree_end: np.ndarray,
   top_array = np.array(sorted(top), dtype=np.int32)
   roots = np.array(sorted(history for _, history in blocks), dtype=np.int32)
   tail = np.sort(np.concatenate([top_array[1:], roots]))[::-1].copy()
-  return ParallelBlocks(top_array, tail.astype(np.int32), roots)
+  internal = np.flatnonzero(node_player != TERMINAL).astype(np.int32)
+  first = np.searchsorted(internal, roots)
+  stop = np.searchsorted(internal, subtree_end[roots])
+  max_children = int(np.bincount(parent[1:], minlength=1).max())
+  return ParallelBlocks(top_array, tail.astype(np.int32), roots, internal,
+                        first, stop, max_children)
