@@ -99,8 +99,10 @@ def define_flags(flag_values: flags.FlagValues) -> None:
                        "Checkpoint solvers every N iterations.",
                        lower_bound=1, upper_bound=10**9, **define)
   flags.DEFINE_integer("workers", 1, "Processes (local) or CPUs for a local "
-                       "Ray instance (1 to 256).", lower_bound=1,
-                       upper_bound=256, **define)
+                       "Ray instance (1 to 256). Each local process runs the "
+                       "engine's passes on its share of the cores (cores // "
+                       "workers threads; NUMBA_NUM_THREADS caps them).",
+                       lower_bound=1, upper_bound=256, **define)
   flags.DEFINE_enum("executor", "local", ["local", "ray"],
                     "local: processes on this machine; ray: Ray tasks.",
                     **define)

@@ -8,7 +8,10 @@ blocks (the size threshold lowered) and on a game above the threshold.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import multiprocessing
+import os
 
 import numba
 import numpy as np
@@ -20,6 +23,7 @@ from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusSolver
 from spiel_ext.engine import compile_game, threads
 from spiel_ext.engine.schedules import parallel_blocks
+from spiel_ext.executors import local
 
 SMALL_GAMES = ("kuhn_poker", "leduc_poker", "kuhn_poker(players=3)",
                "tic_tac_toe", "spiel_ext_leduc(ranks=3,players=3)")
@@ -202,3 +206,13 @@ def test_bad_threshold_in_the_environment_is_refused(monkeypatch):
     threads._min_histories_from_env()
   monkeypatch.setenv("SPIEL_EXT_PARALLEL_MIN_HISTORIES", "1000")
   assert threads._min_histories_from_env() == 1000  # pylint: disable=protected-access
+
+
+def test_local_workers_run_on_their_share_of_the_cores():
+  share = threads.threads_per_worker(2)
+  with concurrent.futures.ProcessPoolExecutor(
+      max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+      initializer=local._start_worker,  # pylint: disable=protected-access
+      initargs=(os.getpid(), share)) as pool:
+    assert pool.submit(threads.get_num_threads).result() == min(
+        share, threads.max_threads())

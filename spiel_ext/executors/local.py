@@ -23,6 +23,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from spiel_ext.engine import threads as engine_threads
 from spiel_ext.executors.resume import Job, resume_point, unit_store
 from spiel_ext.executors.units import advance, chunk_ends
 from spiel_ext.results.store import UnitStore
@@ -40,6 +41,13 @@ def _die_with_runner(runner_pid: int) -> None:
   except (OSError, AttributeError):
     pass  # Not Linux: the check before each write still holds.
   _check_runner(runner_pid)
+
+
+def _start_worker(runner_pid: int, threads: int) -> None:
+  """Worker initializer: dies with the runner, and runs the engine's
+  passes on ``threads`` threads (its share of the cores)."""
+  _die_with_runner(runner_pid)
+  engine_threads.set_num_threads(min(threads, engine_threads.max_threads()))
 
 
 def _check_runner(runner_pid: int | None) -> None:
@@ -105,7 +113,8 @@ def _run_in_worker(job: Job, output_dir: str, checkpoint_every: int,
 
 
 class LocalExecutor:
-  """Runs jobs in up to ``workers`` processes."""
+  """Runs jobs in up to ``workers`` processes; each process's passes use
+  its share of the cores (cores // workers threads, at least one)."""
 
   def __init__(self, workers: int = 1):
     self.workers = workers
@@ -138,8 +147,10 @@ class LocalExecutor:
         runner_pid = os.getpid()
         with concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context,
-            initializer=_die_with_runner,
-            initargs=(runner_pid,)) as pool:
+            initializer=_start_worker,
+            initargs=(runner_pid,
+                      engine_threads.threads_per_worker(self.workers))
+        ) as pool:
           futures = [pool.submit(_run_in_worker, job, output_dir,
                                  checkpoint_every, progress_queue, runner_pid)
                      for job in jobs]
