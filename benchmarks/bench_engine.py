@@ -3,6 +3,13 @@
     python benchmarks/bench_engine.py            # everything (~1 minute)
     python benchmarks/bench_engine.py --skip_large
     python benchmarks/bench_engine.py --only_native_compile   # ~1 minute
+    python benchmarks/bench_engine.py --only_scale   # CFR at scale, ~10 min
+    python benchmarks/bench_engine.py --scale_games=leduc_poker
+
+The scale benchmark prints, per game, CFR's time per iteration on 1 and 2
+threads, ns per history per iteration, the bytes per history the tree's and
+solver's arrays take, and the ratio to OpenSpiel's C++ CFRSolver (timed in
+this process up to 5M histories).
 
 Prints medians and ratios. Timings are wall-clock medians over repeats; the
 first call of each numba pass (compilation) is excluded, compile-from-scratch
@@ -17,6 +24,7 @@ import sys
 import tempfile
 import time
 
+import numba
 import numpy as np
 import pyspiel
 from absl import app, flags
@@ -24,12 +32,22 @@ from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import exploitability as openspiel_exploit
 
 from spiel_ext import eval as se
+from spiel_ext.algorithms.cfr import CFRPlusSolver, CFRSolver
 from spiel_ext.engine import clear_compiled_trees, compile_game
 from spiel_ext.engine.admission import admit
 from spiel_ext.engine.compiler import compile_tree
 from timing import median_seconds
 
 FLAGS = flags.FLAGS
+flags.DEFINE_bool("only_scale", False,
+                  "Run only the CFR scale benchmark (bench_cfr_scale).")
+flags.DEFINE_list("scale_games", None,
+                  "Games of the CFR scale benchmark (default: SCALE_GAMES; "
+                  "with --skip_large, the first two).")
+flags.DEFINE_bool("cpp_large", False,
+                  "Also time OpenSpiel's C++ CFR on games over 5M histories "
+                  "(minutes per iteration; the issue's published figure is "
+                  "quoted otherwise).")
 flags.DEFINE_bool("skip_large", False,
                   "Skip the 656k-history hold'em and 3-player Leduc figures.")
 flags.DEFINE_bool("only_native_compile", False,
@@ -162,8 +180,112 @@ def bench_native_compile():
   print(f"  ratio: walk / native     = {walked / native:6.1f}x")
 
 
+# The games of the scale benchmark, smallest first.
+BATTLESHIP_3X2 = ("battleship(board_height=3,board_width=2,ship_sizes=[2],"
+                  "ship_values=[1],num_shots=3)")
+BATTLESHIP_4X4 = ("battleship(board_height=4,board_width=4,ship_sizes=[1],"
+                  "ship_values=[1],num_shots=2)")
+SCALE_GAMES = ["leduc_poker", "liars_dice(numdice=1)",
+               "leduc_poker(players=3)", BATTLESHIP_3X2, BATTLESHIP_4X4]
+CPP_MAX_HISTORIES = 5_000_000
+
+
+def array_bytes(tree):
+  """The bytes of the arrays a tree holds (``GameTree.nbytes`` where it
+  exists)."""
+  nbytes = getattr(tree, "nbytes", None)
+  if isinstance(nbytes, int):
+    return nbytes
+  return sum(value.nbytes for value in vars(tree).values()
+             if isinstance(value, np.ndarray))
+
+
+def cfr_seconds(tree, threads, iterations):
+  """Median seconds per CFR iteration on ``threads`` threads."""
+  saved = numba.get_num_threads()
+  numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+  try:
+    solver = CFRSolver(tree.game)
+    return median_seconds(solver.iteration, iterations, warmup=2)
+  finally:
+    numba.set_num_threads(saved)
+
+
+def bench_cfr_scale(games):
+  """CFR per iteration on growing games: ns per history, the arrays' bytes
+  per history, 1 and 2 threads, and OpenSpiel's C++ CFRSolver."""
+  print("\nCFR iterations at scale (median seconds per iteration; "
+        f"{numba.config.NUMBA_NUM_THREADS} numba threads available)")
+  for game_name in games:
+    saved_cache = os.environ.get("SPIEL_EXT_CACHE_DIR")
+    os.environ["SPIEL_EXT_CACHE_DIR"] = ""
+    try:
+      start = time.perf_counter()
+      tree = compile_game(game_name, use_cache=False)
+      compile_seconds = time.perf_counter() - start
+    finally:
+      if saved_cache is None:
+        os.environ.pop("SPIEL_EXT_CACHE_DIR")
+      else:
+        os.environ["SPIEL_EXT_CACHE_DIR"] = saved_cache
+    histories = tree.num_histories
+    iterations = max(3, min(200, int(2e7 // histories)))
+    one = cfr_seconds(tree, 1, iterations)
+    two = cfr_seconds(tree, 2, iterations)
+    solver = CFRSolver(tree.game)  # Its arrays count too.
+    solver.iteration()
+    tree_bytes = array_bytes(tree)
+    print(f"\n{game_name}: {histories:,} histories, compile "
+          f"{compile_seconds:.2f} s (disk cache off), arrays "
+          f"{tree_bytes / histories:.0f} bytes/history")
+    print(f"  spiel_ext CFR, 1 thread   {fmt(one)}  "
+          f"{one * 1e9 / histories:6.1f} ns/history")
+    print(f"  spiel_ext CFR, 2 threads  {fmt(two)}  "
+          f"{two * 1e9 / histories:6.1f} ns/history")
+    print(f"  ratio: 1 thread / 2 threads = {one / two:5.2f}x")
+    del solver
+    if histories <= CPP_MAX_HISTORIES or FLAGS.cpp_large:
+      cpp_solver = pyspiel.CFRSolver(tree.game)
+      cpp_iterations = max(1, min(20, int(5e6 // histories)))
+      cpp = median_seconds(cpp_solver.evaluate_and_update_policy,
+                           cpp_iterations, warmup=1 if histories < 1e6
+                           else 0)
+      print(f"  OpenSpiel C++ CFRSolver   {fmt(cpp)}  "
+            f"{cpp * 1e9 / histories:6.1f} ns/history")
+      print(f"  ratio: OpenSpiel C++ / ours (2 threads) = {cpp / two:7.1f}x")
+      del cpp_solver
+    clear_compiled_trees()
+    del tree
+
+
+def bench_cfr_plus_to_target(game_name="leduc_poker", target=1e-3):
+  """Seconds for CFR+ to reach NashConv ``target`` (checked every 10
+  iterations, the checks included)."""
+  game = pyspiel.load_game(game_name)
+  compile_game(game)
+  solver = CFRPlusSolver(game)
+  solver.iteration()  # numba warm-up
+  solver = CFRPlusSolver(game)
+  start = time.perf_counter()
+  iterations = 0
+  while True:
+    for _ in range(10):
+      solver.iteration()
+    iterations += 10
+    value = se.nash_conv(game, solver.average_policy())
+    if value <= target:
+      break
+  seconds = time.perf_counter() - start
+  print(f"\nCFR+ on {game_name} to NashConv {target:g}: {iterations} "
+        f"iterations, {fmt(seconds)} (NashConv {value:.2e})")
+
+
 def main(argv):
   del argv
+  if FLAGS.only_scale or FLAGS.scale_games:
+    bench_cfr_scale(FLAGS.scale_games or SCALE_GAMES)
+    bench_cfr_plus_to_target()
+    return
   if FLAGS.only_native_compile:
     bench_native_compile()
     return
@@ -196,6 +318,8 @@ def main(argv):
     print(f"  ratio: OpenSpiel C++ / ours = {cpp / ours:8.1f}x")
   if not FLAGS.skip_large:
     bench_native_compile()
+  bench_cfr_scale(SCALE_GAMES[:2] if FLAGS.skip_large else SCALE_GAMES)
+  bench_cfr_plus_to_target()
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
   print(f"\npeak RSS of this process: {peak:.0f} MiB")
 
