@@ -113,7 +113,7 @@ def test_any_cut_of_leduc_gives_the_serial_bits(seed, zero_fraction, target):
   saved = tree.__dict__.pop("parallel_blocks", None)
   try:
     tree.__dict__["parallel_blocks"] = parallel_blocks(
-        tree.subtree_end, tree.parent, tree.node_player, target)
+        tree.subtree_end, tree.node_player, target)
     with blocks_from(0, 2):
       assert_same_bits(serial, every_pass(tree, policy), f"target {target}")
   finally:
@@ -126,7 +126,7 @@ def test_any_cut_of_leduc_gives_the_serial_bits(seed, zero_fraction, target):
                                   "liars_dice(numdice=1)"])
 def test_blocks_partition_the_tree(game):
   tree = compile_game(game)
-  blocks = parallel_blocks(tree.subtree_end, tree.parent, tree.node_player)
+  blocks = parallel_blocks(tree.subtree_end, tree.node_player)
   end = tree.subtree_end
   covered = np.zeros(tree.num_histories, dtype=int)
   covered[blocks.top] += 1
@@ -146,7 +146,14 @@ def test_blocks_partition_the_tree(game):
   for root, first, stop in zip(blocks.roots, blocks.first, blocks.stop):
     inside = internal[(internal >= root) & (internal < end[root])]
     assert (blocks.internal[first:stop] == inside).all()
-  assert blocks.max_children == np.bincount(tree.parent[1:]).max()
+  children = tree.children_lists()
+  for h in range(0, tree.num_histories, 97):
+    mine = children.members[children.start[h]:children.start[h + 1]]
+    linked, child = [], blocks.last_child[h]
+    while child >= 0:
+      linked.append(child)
+      child = blocks.previous_sibling[child]
+    assert linked == list(mine[::-1])
 
 
 def solver_states(solver_class, game, iterations):

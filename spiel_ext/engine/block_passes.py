@@ -27,6 +27,7 @@ from numba import prange
 
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.passes import jit, opponent_reach
+from spiel_ext.engine.prefetch import prefetch
 
 # Kernels run on numba's threads; compiled once, cached on disk.
 parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
@@ -35,6 +36,9 @@ parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
 # does not inline calls out of a parallel loop's body, which made the
 # passes several times slower).
 step_jit = numba.njit(cache=True, nogil=True, inline="always")
+
+# How many histories ahead the node passes prefetch a policy row.
+PREFETCH_AHEAD = 8
 
 # Each thread gets this many runs of blocks, for balance.
 UNITS_PER_THREAD = 4
@@ -128,56 +132,76 @@ def node_others(parent, parent_slot, policy_index, chance_prob, policy,
   for unit in prange(bounds.shape[0] - 1):
     for b in range(bounds[unit], bounds[unit + 1]):
       for j in range(first[b], stop[b]):
+        if j + PREFETCH_AHEAD < stop[b]:
+          k = policy_index[internal[j + PREFETCH_AHEAD]]
+          if k >= 0:
+            prefetch(flat, k)
         _node_others(internal[j], parent, parent_slot, policy_index,
                      chance_prob, flat, player, others)
 
 
 @step_jit
-def _node_value(h, node_player, infoset, action, end, chance_prob, flat,
-                num_actions, utility, player, others, value, children):
+def _node_value(h, node_player, infoset, action, last_child,
+                previous_sibling, chance_prob, flat, num_actions, utility,
+                player, others, value):
   acting = node_player[h]
   reach = others[h]
-  count = 0
-  child = h + 1
-  while child < end[h]:
-    children[count] = child
-    count += 1
-    child = end[child]
   row = np.int64(infoset[h]) * num_actions
   total = 0.0
   # The serial pass adds a history's children last to first.
-  for j in range(count - 1, -1, -1):
-    child = children[j]
+  child = last_child[h]
+  while child >= 0:
     w = chance_prob[child] if acting == CHANCE else flat[row + action[child]]
-    if (reach if acting == player else reach * w) == 0.0:
-      continue
-    if node_player[child] == TERMINAL:
-      total += w * utility[child, player]
-    else:
-      total += w * value[child]
+    if (reach if acting == player else reach * w) != 0.0:
+      if node_player[child] == TERMINAL:
+        total += w * utility[child, player]
+      else:
+        total += w * value[child]
+    child = previous_sibling[child]
   value[h] = total
 
 
 @parallel_jit
-def node_values(node_player, infoset, action, end, chance_prob, policy,
-                utility, player, others, value, top, internal, first, stop,
-                bounds, max_children):
+def node_values(node_player, infoset, action, last_child, previous_sibling,
+                chance_prob, policy, utility, player, others, value, top,
+                internal, first, stop, bounds):
   """u_i(h) into ``value`` at every non-terminal history, from ``others``
   of :func:`node_others`; children that chance and the others reach with
   probability 0 add nothing, as in the serial pass."""
   flat = policy.reshape(-1)
   num_actions = policy.shape[1]
   for unit in prange(bounds.shape[0] - 1):
-    children = np.empty(max_children, dtype=np.int64)
     for b in range(bounds[unit], bounds[unit + 1]):
       for j in range(stop[b] - 1, first[b] - 1, -1):
-        _node_value(internal[j], node_player, infoset, action, end,
-                    chance_prob, flat, num_actions, utility, player, others,
-                    value, children)
-  children = np.empty(max_children, dtype=np.int64)
+        if j - PREFETCH_AHEAD >= first[b]:
+          ahead = infoset[internal[j - PREFETCH_AHEAD]]
+          if ahead >= 0:
+            prefetch(flat, np.int64(ahead) * num_actions)
+        _node_value(internal[j], node_player, infoset, action, last_child,
+                    previous_sibling, chance_prob, flat, num_actions,
+                    utility, player, others, value)
   for j in range(top.shape[0] - 1, -1, -1):
-    _node_value(top[j], node_player, infoset, action, end, chance_prob, flat,
-                num_actions, utility, player, others, value, children)
+    _node_value(top[j], node_player, infoset, action, last_child,
+                previous_sibling, chance_prob, flat, num_actions, utility,
+                player, others, value)
+
+
+@jit
+def sibling_links(end):
+  """(previous_sibling, last_child): each history's previous sibling and
+  last child in pre-order, -1 where there is none."""
+  num_histories = end.shape[0]
+  previous_sibling = np.full(num_histories, -1, dtype=np.int32)
+  last_child = np.full(num_histories, -1, dtype=np.int32)
+  for h in range(num_histories):
+    previous = -1
+    child = h + 1
+    while child < end[h]:
+      previous_sibling[child] = previous
+      previous = child
+      child = end[child]
+    last_child[h] = previous
+  return previous_sibling, last_child
 
 
 @parallel_jit
@@ -198,6 +222,9 @@ def gather_player_cfv(history_start, history_members, end, action,
       total += others[history_members[j]]
     others_sum[r] = total
     for j in range(stop - 1, first - 1, -1):
+      if j - PREFETCH_AHEAD >= first:
+        prefetch(others, history_members[j - PREFETCH_AHEAD])
+        prefetch(end, history_members[j - PREFETCH_AHEAD])
       h = history_members[j]
       reach = others[h]
       if reach == 0.0:

@@ -167,8 +167,7 @@ class TreeLayout:
   def parallel_blocks(self) -> ParallelBlocks | None:
     """The tree cut into blocks for the parallel passes (see
     :func:`schedules.parallel_blocks`)."""
-    return schedules.parallel_blocks(self.subtree_end, self.parent,
-                                     self.node_player)
+    return schedules.parallel_blocks(self.subtree_end, self.node_player)
 
   @functools.cached_property
   def _scratch(self) -> threading.local:

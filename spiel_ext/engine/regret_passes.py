@@ -151,9 +151,9 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
                              tree.edge_policy_index, view.chance_prob, policy,
                              player, others, *nodes)
     block_passes.node_values(tree.node_player, tree.infoset, tree.action,
-                             tree.subtree_end, view.chance_prob, policy,
-                             view.utility, player, others, value, *nodes,
-                             blocks.max_children)
+                             blocks.last_child, blocks.previous_sibling,
+                             view.chance_prob, policy, view.utility, player,
+                             others, value, *nodes)
     block_passes.gather_player_cfv(
         *tree.infoset_histories, tree.subtree_end, tree.action,
         tree.node_player, view.utility, player, others, value, rows.start,

@@ -16,7 +16,7 @@ from typing import Callable, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
-from spiel_ext.engine import beliefs, best_response, passes
+from spiel_ext.engine import beliefs, best_response, block_passes, passes
 from spiel_ext.engine.constants import TERMINAL
 
 T = TypeVar("T")
@@ -61,15 +61,16 @@ class ParallelBlocks(NamedTuple):
   top without the root and the roots, deepest first (the order in which a
   backward pass adds them into their parents). ``internal`` are the
   non-terminal histories in pre-order, block b's being
-  internal[first[b]:stop[b]], and ``max_children`` the most children a
-  history has."""
+  internal[first[b]:stop[b]]; ``last_child`` and ``previous_sibling``
+  link each history's children last to first (-1 ends them)."""
   top: np.ndarray
   tail: np.ndarray
   roots: np.ndarray
   internal: np.ndarray
   first: np.ndarray
   stop: np.ndarray
-  max_children: int
+  last_child: np.ndarray
+  previous_sibling: np.ndarray
 
 
 class PerPlayer(dict[int, T], Generic[T]):
@@ -150,8 +151,7 @@ def belief_fallbacks(parent: np.ndarray, parent_slot: np.ndarray,
 PARALLEL_BLOCKS = 256
 
 
-def parallel_blocks(subtree_end: np.ndarray, parent: np.ndarray,
-                    node_player: np.ndarray,
+def parallel_blocks(subtree_end: np.ndarray, node_player: np.ndarray,
                     target: int = PARALLEL_BLOCKS) -> ParallelBlocks | None:
   """Cuts a tree into ``target`` or more blocks of at most
   ``num_histories / target`` histories where it can, by splitting the
@@ -160,7 +160,6 @@ def parallel_blocks(subtree_end: np.ndarray, parent: np.ndarray,
 
   Args:
     subtree_end: one past the last history of each history's subtree.
-    parent: each history's parent.
     node_player: who acts at each history.
     target: the number of blocks to aim for.
   """
@@ -190,6 +189,6 @@ def parallel_blocks(subtree_end: np.ndarray, parent: np.ndarray,
   internal = np.flatnonzero(node_player != TERMINAL).astype(np.int32)
   first = np.searchsorted(internal, roots)
   stop = np.searchsorted(internal, subtree_end[roots])
-  max_children = int(np.bincount(parent[1:], minlength=1).max())
+  previous_sibling, last_child = block_passes.sibling_links(subtree_end)
   return ParallelBlocks(top_array, tail.astype(np.int32), roots, internal,
-                        first, stop, max_children)
+                        first, stop, last_child, previous_sibling)
