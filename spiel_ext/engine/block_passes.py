@@ -143,31 +143,48 @@ def node_others(parent, parent_slot, policy_index, chance_prob, policy,
 @step_jit
 def _node_value(h, node_player, infoset, action, last_child,
                 previous_sibling, chance_prob, flat, num_actions, utility,
-                player, others, value):
+                player, others, value, member_position, edge_start,
+                edge_value, member_reach):
   acting = node_player[h]
   reach = others[h]
   row = np.int64(infoset[h]) * num_actions
+  own = acting == player
+  edge = np.int64(-1)
+  if own:
+    member = member_position[h]
+    member_reach[member] = reach
+    edge = edge_start[member + 1] - 1
   total = 0.0
   # The serial pass adds a history's children last to first.
   child = last_child[h]
   while child >= 0:
     w = chance_prob[child] if acting == CHANCE else flat[row + action[child]]
-    if (reach if acting == player else reach * w) != 0.0:
-      if node_player[child] == TERMINAL:
-        total += w * utility[child, player]
-      else:
-        total += w * value[child]
+    if node_player[child] == TERMINAL:
+      v = utility[child, player]
+    else:
+      v = value[child]
+    if own:
+      # x_{-i}(h) u_i(h.a) for the infoset gather (0 where reach is 0,
+      # which the serial pass skips: adding 0 there changes no sum).
+      edge_value[edge] = reach * v
+      edge -= 1
+    if (reach if own else reach * w) != 0.0:
+      total += w * v
     child = previous_sibling[child]
   value[h] = total
 
 
 @parallel_jit
 def node_values(node_player, infoset, action, last_child, previous_sibling,
-                chance_prob, policy, utility, player, others, value, top,
+                chance_prob, policy, utility, player, others, value,
+                member_position, edge_start, edge_value, member_reach, top,
                 internal, first, stop, bounds):
   """u_i(h) into ``value`` at every non-terminal history, from ``others``
   of :func:`node_others`; children that chance and the others reach with
-  probability 0 add nothing, as in the serial pass."""
+  probability 0 add nothing, as in the serial pass. At ``player``'s
+  histories h (member m of its infoset's histories, see
+  :func:`member_edges`), also writes x_{-i}(h) into member_reach[m] and
+  x_{-i}(h) u_i(h.a) into edge_value at h's edges."""
   flat = policy.reshape(-1)
   num_actions = policy.shape[1]
   for unit in prange(bounds.shape[0] - 1):
@@ -179,11 +196,13 @@ def node_values(node_player, infoset, action, last_child, previous_sibling,
             prefetch(flat, np.int64(ahead) * num_actions)
         _node_value(internal[j], node_player, infoset, action, last_child,
                     previous_sibling, chance_prob, flat, num_actions,
-                    utility, player, others, value)
+                    utility, player, others, value, member_position,
+                    edge_start, edge_value, member_reach)
   for j in range(top.shape[0] - 1, -1, -1):
     _node_value(top[j], node_player, infoset, action, last_child,
                 previous_sibling, chance_prob, flat, num_actions, utility,
-                player, others, value)
+                player, others, value, member_position, edge_start,
+                edge_value, member_reach)
 
 
 @jit
@@ -204,39 +223,58 @@ def sibling_links(end):
   return previous_sibling, last_child
 
 
+@jit
+def member_edges(history_members, end, action):
+  """Where :func:`node_values` writes a decision history's edges for the
+  infoset gather: (member_position, edge_start, edge_action). History h =
+  history_members[m] (its infoset's histories, infosets in row order) has
+  member_position[h] = m (-1 for other histories) and its edges, children
+  in pre-order, at edge_start[m]:edge_start[m + 1], edge_action[e] being
+  the edge's action."""
+  num_histories = end.shape[0]
+  num_members = history_members.shape[0]
+  member_position = np.full(num_histories, -1, dtype=np.int32)
+  edge_start = np.zeros(num_members + 1, dtype=np.int64)
+  for m in range(num_members):
+    h = history_members[m]
+    member_position[h] = m
+    count = 0
+    child = h + 1
+    while child < end[h]:
+      count += 1
+      child = end[child]
+    edge_start[m + 1] = edge_start[m] + count
+  edge_action = np.empty(edge_start[num_members], dtype=np.int32)
+  for m in range(num_members):
+    h = history_members[m]
+    edge = edge_start[m]
+    child = h + 1
+    while child < end[h]:
+      edge_action[edge] = action[child]
+      edge += 1
+      child = end[child]
+  return member_position, edge_start, edge_action
+
+
 @parallel_jit
-def gather_player_cfv(history_start, history_members, end, action,
-                      node_player, utility, player, others, value, row_start,
-                      row_stop, cfv, others_sum):
+def gather_player_cfv(history_start, edge_start, edge_action, member_reach,
+                      edge_value, row_start, row_stop, cfv, others_sum):
   """Adds sum_{h in I} x_{-i}(h) into others_sum[I - row_start] and
   v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I - row_start, a]
-  for rows row_start..row_stop-1 (infosets in parallel), in the serial
-  pass's order: others_sum over I's histories in pre-order, cfv in reverse
-  (each (I, a) has one edge per history of I). ``value`` holds u_i at
-  non-terminal histories (:func:`node_values`)."""
+  for rows row_start..row_stop-1 (infosets in parallel), from what
+  :func:`node_values` wrote, in the serial pass's order: others_sum over
+  I's histories in pre-order, cfv in reverse (each (I, a) has one edge per
+  history of I)."""
   for row in prange(row_start, row_stop):
     r = row - row_start
     first, stop = history_start[row], history_start[row + 1]
     total = others_sum[r]
-    for j in range(first, stop):
-      total += others[history_members[j]]
+    for m in range(first, stop):
+      total += member_reach[m]
     others_sum[r] = total
-    for j in range(stop - 1, first - 1, -1):
-      if j - PREFETCH_AHEAD >= first:
-        prefetch(others, history_members[j - PREFETCH_AHEAD])
-        prefetch(end, history_members[j - PREFETCH_AHEAD])
-      h = history_members[j]
-      reach = others[h]
-      if reach == 0.0:
-        continue
-      child = h + 1
-      while child < end[h]:
-        if node_player[child] == TERMINAL:
-          v = utility[child, player]
-        else:
-          v = value[child]
-        cfv[r, action[child]] += reach * v
-        child = end[child]
+    for m in range(stop - 1, first - 1, -1):
+      for edge in range(edge_start[m], edge_start[m + 1]):
+        cfv[r, edge_action[edge]] += edge_value[edge]
 
 
 @parallel_jit

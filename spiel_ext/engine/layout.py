@@ -44,11 +44,11 @@ from typing import Sequence
 import numpy as np
 import pyspiel
 
-from spiel_ext.engine import passes, schedules, threads
+from spiel_ext.engine import block_passes, passes, schedules, threads
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.schedules import (BeliefFallbacks, BestResponseSchedule,
-                                        Groups, LevelSchedule, ParallelBlocks,
-                                        PerPlayer)
+                                        Groups, LevelSchedule, MemberEdges,
+                                        ParallelBlocks, PerPlayer)
 
 __all__ = ["STORED_ARRAYS", "TreeLayout"]
 
@@ -168,6 +168,13 @@ class TreeLayout:
     """The tree cut into blocks for the parallel passes (see
     :func:`schedules.parallel_blocks`)."""
     return schedules.parallel_blocks(self.subtree_end, self.node_player)
+
+  @functools.cached_property
+  def member_edges(self) -> MemberEdges:
+    """Each decision history's place in its infoset's list and its edges
+    there (see :func:`block_passes.member_edges`)."""
+    return MemberEdges(*block_passes.member_edges(
+        self.infoset_histories.members, self.subtree_end, self.action))
 
   @functools.cached_property
   def _scratch(self) -> threading.local:

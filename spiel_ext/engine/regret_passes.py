@@ -143,7 +143,8 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
         tree.node_player, tree.infoset, view.chance_prob, view.utility,
         policy, player, track_own, cfv, own_reach, others_reach, rows.start)
   else:
-    others, value = tree.scratch_arrays(2)
+    others, value, edge_value, member_reach = tree.scratch_arrays(4)
+    edges = tree.member_edges
     bounds = block_passes.unit_bounds(blocks.roots, tree.subtree_end,
                                       block_passes.num_units())
     nodes = (blocks.top, blocks.internal, blocks.first, blocks.stop, bounds)
@@ -153,11 +154,12 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
     block_passes.node_values(tree.node_player, tree.infoset, tree.action,
                              blocks.last_child, blocks.previous_sibling,
                              view.chance_prob, policy, view.utility, player,
-                             others, value, *nodes)
+                             others, value, edges.member_position,
+                             edges.edge_start, edge_value, member_reach,
+                             *nodes)
     block_passes.gather_player_cfv(
-        *tree.infoset_histories, tree.subtree_end, tree.action,
-        tree.node_player, view.utility, player, others, value, rows.start,
-        rows.stop, cfv, others_reach)
+        tree.infoset_histories.start, edges.edge_start, edges.edge_action,
+        member_reach, edge_value, rows.start, rows.stop, cfv, others_reach)
   if not track_own:
     own_reach = passes.own_reach_of_infosets(tree.own_sequence, policy,
                                              rows.start, rows.stop)

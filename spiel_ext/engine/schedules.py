@@ -73,6 +73,15 @@ class ParallelBlocks(NamedTuple):
   previous_sibling: np.ndarray
 
 
+class MemberEdges(NamedTuple):
+  """Where CFR's block pass writes each decision history's reach and edge
+  values for the per-infoset gather (see
+  :func:`spiel_ext.engine.block_passes.member_edges`)."""
+  member_position: np.ndarray
+  edge_start: np.ndarray
+  edge_action: np.ndarray
+
+
 class PerPlayer(dict[int, T], Generic[T]):
   """One value per player, built by ``build(player)`` on first use and kept
   (a dict, so that a lookup of a built value costs no Python call).
