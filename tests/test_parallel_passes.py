@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusSolver
-from spiel_ext.engine import compile_game, threads
+from spiel_ext import eval as spiel_eval
+from spiel_ext.engine import compile_game, regret_passes, threads
 from spiel_ext.engine.schedules import parallel_blocks
 from spiel_ext.executors import local
 
@@ -76,6 +77,11 @@ def every_pass(tree, policy) -> dict[str, np.ndarray]:
   out["values"] = tree.values(policy)
   out["counterfactual_values"] = tree.counterfactual_values(policy)
   out["infoset_own"], out["infoset_others"] = tree.infoset_reach(reach)
+  out["edge_weights"] = tree.edge_weights(policy)
+  out["terminal_others"], out["root_values"] = regret_passes.terminal_reaches(
+      tree, reach)
+  nash_conv = spiel_eval.nash_conv(tree, policy, return_only_nash_conv=False)
+  out["player_improvements"] = nash_conv.player_improvements
   return out
 
 
@@ -179,6 +185,24 @@ def test_solver_iterates_identical_for_one_and_two_threads(solver_class):
   for name in runs[1]:
     assert runs[1][name].tobytes() == runs[2][name].tobytes(), name
     assert runs[1][name].tobytes() == runs["serial"][name].tobytes(), name
+
+
+def test_nash_conv_of_a_large_game_is_the_same_for_any_thread_count():
+  tree = compile_game(LARGE_GAME)
+  policy = random_policy(tree, seed=11)
+  with blocks_from(SERIAL):
+    serial = spiel_eval.nash_conv(tree, policy, return_only_nash_conv=False)
+  for num_threads in (1, 2):
+    with blocks_from(threads.PARALLEL_MIN_HISTORIES, num_threads):
+      result = spiel_eval.nash_conv(tree, policy, return_only_nash_conv=False)
+    assert result.nash_conv == serial.nash_conv
+    assert (result.player_improvements.tobytes() ==
+            serial.player_improvements.tobytes())
+
+
+def test_map_serial_kernels_keeps_the_order():
+  assert threads.map_serial_kernels(lambda k: k * k, range(5), 10**12) == [
+      0, 1, 4, 9, 16]
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True, 10**6])

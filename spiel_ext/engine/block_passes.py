@@ -374,3 +374,39 @@ def infoset_reach(infoset_player, history_start, history_members, reach):
       total += opponent_reach(reach, h, acting)
     others[row] = total
   return own, others
+
+
+@parallel_jit
+def edge_weights(policy_index, chance_prob, policy):
+  """:func:`spiel_ext.engine.passes.edge_weights`, histories in parallel."""
+  flat = policy.reshape(-1)
+  weights = np.empty(policy_index.shape[0])
+  weights[0] = 1.0
+  for h in prange(1, policy_index.shape[0]):
+    k = policy_index[h]
+    weights[h] = chance_prob[h] if k < 0 else flat[k]
+  return weights
+
+
+@parallel_jit
+def terminal_reaches(reach, terminals, utility):
+  """:func:`spiel_ext.engine.passes.terminal_reaches`: the terminals'
+  reaches in parallel, each player's total summed in terminal order."""
+  num_players = utility.shape[1]
+  others = np.empty((terminals.shape[0], num_players))
+  terms = np.empty((terminals.shape[0], num_players))
+  for k in prange(terminals.shape[0]):
+    z = terminals[k]
+    chance = reach[z, num_players]
+    for i in range(num_players):
+      product = chance
+      for j in range(num_players):
+        if j != i:
+          product *= reach[z, j]
+      others[k, i] = product
+      terms[k, i] = product * reach[z, i] * utility[z, i]
+  totals = np.zeros(num_players)
+  for k in range(terminals.shape[0]):
+    for i in range(num_players):
+      totals[i] += terms[k, i]
+  return others, totals

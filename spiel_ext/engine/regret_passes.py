@@ -27,7 +27,7 @@ from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
 # bits.
 
 __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
-           "forward_others", "infoset_reach", "player_counterfactual_values", "reach",
+           "forward_others", "infoset_reach", "terminal_reaches", "player_counterfactual_values", "reach",
            "root_values", "values", "values_of_weights"]
 
 
@@ -41,8 +41,10 @@ class PlayerPass(NamedTuple):
 def edge_weights(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Probability of each history's incoming edge under ``policy``."""
   tree = view.tree
-  return passes.edge_weights(tree.edge_policy_index, view.chance_prob,
-                             policy_array(tree, policy))
+  kernel = (passes.edge_weights if tree.pass_blocks() is None else
+            block_passes.edge_weights)
+  return kernel(tree.edge_policy_index, view.chance_prob,
+                policy_array(tree, policy))
 
 
 def reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
@@ -164,6 +166,17 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
     own_reach = passes.own_reach_of_infosets(tree.own_sequence, policy,
                                              rows.start, rows.stop)
   return PlayerPass(cfv, own_reach, others_reach)
+
+
+def terminal_reaches(view: ViewLike,
+                     reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+  """(others, root_values) from a checked reach array: others[k, i] =
+  x_{-i}(z_k) at each terminal z_k (``tree.terminals`` order), and each
+  player's expected utility sum_z P(z) u_i(z)."""
+  tree = view.tree
+  kernel = (passes.terminal_reaches if tree.pass_blocks() is None else
+            block_passes.terminal_reaches)
+  return kernel(reach, tree.terminals, view.utility)
 
 
 def infoset_reach(view: ViewLike,

@@ -17,12 +17,17 @@ its share of the cores.
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
+import threading
+from typing import Callable, Sequence, TypeVar
 
 import numba
 
-__all__ = ["PARALLEL_MIN_HISTORIES", "get_num_threads", "max_threads",
-           "set_num_threads", "threads_per_worker"]
+T = TypeVar("T")
+
+__all__ = ["PARALLEL_MIN_HISTORIES", "get_num_threads", "map_serial_kernels",
+           "max_threads", "set_num_threads", "threads_per_worker"]
 
 _MIN_HISTORIES_ENV = "SPIEL_EXT_PARALLEL_MIN_HISTORIES"
 
@@ -82,3 +87,29 @@ def threads_per_worker(workers: int, cores: int | None = None) -> int:
     cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
              else os.cpu_count() or 1)
   return max(1, cores // max(1, workers))
+
+
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def map_serial_kernels(function: Callable[[int], T], items: Sequence[int],
+                       num_histories: int) -> list[T]:
+  """``[function(item) for item in items]``, the calls on up to
+  :func:`get_num_threads` threads for a tree of ``num_histories`` at or
+  above :data:`PARALLEL_MIN_HISTORIES`.
+
+  For independent calls of serial kernels that release the GIL (one best
+  response per player): each call's result is what it would be alone, so
+  the list is the same for any thread count. ``function`` must not run a
+  parallel kernel (numba's default threading layer runs one at a time).
+  """
+  count = min(len(items), get_num_threads())
+  if count <= 1 or num_histories < PARALLEL_MIN_HISTORIES:
+    return [function(item) for item in items]
+  global _pool
+  with _pool_lock:
+    if _pool is None:
+      _pool = concurrent.futures.ThreadPoolExecutor(
+          max_workers=max_threads(), thread_name_prefix="spiel_ext")
+  return list(_pool.map(function, items))

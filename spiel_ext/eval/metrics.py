@@ -33,7 +33,7 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.checks import check_bool, is_integer
-from spiel_ext.engine import GameTree, compile_game, passes
+from spiel_ext.engine import GameTree, compile_game, regret_passes, threads
 from spiel_ext.policy import PolicyLike, as_strategy, check_min_action_prob
 
 NashConvResult = collections.namedtuple("NashConvResult",
@@ -62,13 +62,18 @@ def best_response_values(game, policy: PolicyLike,
 def _best_and_on_policy(tree: GameTree, strategy: np.ndarray,
                         min_action_prob: float):
   """Best-response and on-policy values of every player from one reach."""
-  others, on_policy = passes.terminal_reaches(tree.reach(strategy),
-                                              tree.terminals, tree.utility)
-  best = np.array([
-      tree.best_response(strategy, player, min_action_prob=min_action_prob,
-                         terminal_others=np.ascontiguousarray(
-                             others[:, player]))[0]
-      for player in range(tree.num_players)])
+  others, on_policy = regret_passes.terminal_reaches(tree,
+                                                     tree.reach(strategy))
+  columns = [np.ascontiguousarray(others[:, player])
+             for player in range(tree.num_players)]
+  for player in range(tree.num_players):  # Built once, before the threads.
+    tree.best_response_schedules[player]  # pylint: disable=pointless-statement
+  # The players' best responses are serial kernels: one per thread.
+  best = np.array(threads.map_serial_kernels(
+      lambda player: tree.best_response(
+          strategy, player, min_action_prob=min_action_prob,
+          terminal_others=columns[player])[0],
+      range(tree.num_players), tree.num_histories))
   return best, on_policy
 
 
