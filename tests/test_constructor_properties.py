@@ -441,7 +441,12 @@ def test_the_estimate_of_games_that_fit_is_unchanged(game, before):
 
 def test_a_chance_node_above_the_limit_is_refused_before_its_children():
   game = load_game("spiel_ext_vnm_poker(hands=50)")
+  # The walk of the game's states (its native build counts the whole tree
+  # before building anything).
   with pytest.raises(ValueError, match=r"found at least 51 histories, .* "
+                     r"max_histories=40\."):
+    compile_tree(game, SizeLimit(40, 0.0), native=False)
+  with pytest.raises(ValueError, match=r"it has 3.76e\+04 histories, .* "
                      r"max_histories=40\."):
     compile_tree(game, SizeLimit(40, 0.0))
 
