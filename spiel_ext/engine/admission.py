@@ -10,11 +10,15 @@ on disk) was admitted when it was built: only a ``max_histories`` the caller
 gives is checked against its known size (:func:`check_compiled_size`).
 
 The limit is ``max_histories`` when the caller gives one, else half the
-available memory. The memory a compiled tree takes is estimated from its
-shape (:func:`estimate_tree_bytes`): a fixed cost per history that grows with
-the number of players (the stored arrays and the working arrays of a pass),
-plus a cost per information set and the bytes of its key string, which
-dominate in perfect-information games such as tic_tac_toe.
+available memory. The peak memory of compiling a tree and solving it is
+forecast from its shape (:func:`estimate_tree_bytes`, from the table
+:data:`PEAK_BYTES`): a cost per history that grows with the number of
+players (the walk's buffers, the stored arrays and the working arrays of the
+passes), plus a cost per information set and per infoset and action, and the
+bytes of its key string, which dominate in perfect-information games such as
+tic_tac_toe. Before compiling, only the number of histories is known (the
+estimate), so a game is refused there on its histories alone; the compiler
+adds its infosets and keys as it finds them.
 """
 
 from __future__ import annotations
@@ -27,30 +31,56 @@ import pyspiel
 
 from spiel_ext.checks import is_integer
 
-# Bytes per history: the stored arrays (parent, action, player, infoset,
-# chance probability, edge index: ~30) and the working arrays of the passes
-# (reach, values, weights), plus the utilities, 8 bytes per player in each.
-_HISTORY_BYTES = 80
-_HISTORY_BYTES_PER_PLAYER = 40
-# Bytes per information set besides its key: the key's str object, its two
-# dictionary entries (the compiler's and the tree's), its legal-action list
-# while compiling and its rows in the per-infoset arrays.
-_INFOSET_BYTES = 400
+# The peak memory of compiling a game and solving it (the walk's buffers and
+# their conversion, the tree's arrays and schedules, CFR's iterations and
+# NashConv's best responses), in bytes per unit of the tree's shape: the
+# terms of :func:`peak_terms`. Fitted to the measured peaks of games of
+# different shapes by benchmarks/bench_memory.py (``--fit``), which prints
+# the forecast beside the measured peak of each game; whole bytes, so that
+# the compiler's running cap (:meth:`SizeLimit.cap_terms`) is exact.
+PEAK_BYTES = {
+    "history": 80,  # Stored and derived arrays, pass buffers.
+    "history_player": 40,  # Utilities, reach and values per player.
+    "infoset": 400,  # Key str object, dict entries, per-row arrays.
+    "infoset_action": 0,  # Policies, regrets and their sums.
+    "key_byte": 1,  # The key strings' characters.
+}
+
+
+def peak_terms(num_histories: float, num_players: int,
+               num_infosets: float = 0, key_bytes: float = 0,
+               num_actions: int = 0) -> dict[str, float]:
+  """The shape terms a tree's peak memory is forecast from, by the names of
+  :data:`PEAK_BYTES`."""
+  return {
+      "history": num_histories,
+      "history_player": num_histories * num_players,
+      "infoset": num_infosets,
+      "infoset_action": num_infosets * num_actions,
+      "key_byte": key_bytes,
+  }
 
 
 def estimate_tree_bytes(num_histories: float, num_players: int,
-                        num_infosets: float = 0,
-                        key_bytes: float = 0) -> float:
-  """Memory a compiled tree of this shape takes while it is used, in bytes.
+                        num_infosets: float = 0, key_bytes: float = 0,
+                        num_actions: int = 0) -> float:
+  """The forecast peak memory of compiling and solving a tree of this shape,
+  in bytes: :data:`PEAK_BYTES` times :func:`peak_terms`.
 
-  It overestimates the measured memory growth of a process that compiles
-  and evaluates a game by a factor of 1.3 to 1.7 on tic_tac_toe (where the
-  295k infosets and their keys are half the total), leduc_poker, liars_dice
-  and 4-player kuhn_poker.
+  The peak is that of a process that compiles the game and runs CFR and
+  NashConv on it (the growth of its peak resident set size), which
+  benchmarks/bench_memory.py measures and fits the table to.
+
+  Args:
+    num_histories: the number of histories.
+    num_players: the number of players.
+    num_infosets: the number of information sets.
+    key_bytes: the total length of their keys.
+    num_actions: the game's number of distinct actions.
   """
-  per_history = _HISTORY_BYTES + _HISTORY_BYTES_PER_PLAYER * num_players
-  return (num_histories * per_history + num_infosets * _INFOSET_BYTES +
-          key_bytes)
+  terms = peak_terms(num_histories, num_players, num_infosets, key_bytes,
+                     num_actions)
+  return float(sum(PEAK_BYTES[name] * terms[name] for name in PEAK_BYTES))
 
 
 def check_game_type(game: pyspiel.Game) -> None:
@@ -191,13 +221,27 @@ class SizeLimit:
     return cls(max_histories, _available_memory_bytes() / 2)
 
   def history_cap(self, num_players: int, num_infosets: int = 0,
-                  key_bytes: int = 0) -> float:
+                  key_bytes: int = 0, num_actions: int = 0) -> float:
     """How many histories fit, given the infosets found so far."""
     if self.max_histories is not None:
       return self.max_histories
-    spare = self.max_bytes - estimate_tree_bytes(0, num_players, num_infosets,
-                                                 key_bytes)
-    return max(0.0, spare) // estimate_tree_bytes(1, num_players)
+    spare, per_history, per_infoset, per_key_byte = self.cap_terms(
+        num_players, num_actions)
+    return max(0.0, spare - num_infosets * per_infoset -
+               key_bytes * per_key_byte) // per_history
+
+  def cap_terms(self, num_players: int,
+                num_actions: int = 0) -> tuple[float, float, float, float]:
+    """The cap as ``(spare, per_history, per_infoset, per_key_byte)``:
+    ``history_cap(num_players, infosets, key_bytes, num_actions)`` is
+    ``max(0, spare - infosets * per_infoset - key_bytes * per_key_byte) //
+    per_history``, which a compiler can keep up to date as it finds
+    infosets (exactly: the terms are whole numbers)."""
+    if self.max_histories is not None:
+      return float(self.max_histories), 1.0, 0.0, 0.0
+    per_infoset = estimate_tree_bytes(0, num_players, 1, 0, num_actions)
+    return (self.max_bytes, estimate_tree_bytes(1, num_players),
+            per_infoset, estimate_tree_bytes(0, num_players, 0, 1))
 
   def check_estimate(self, game: pyspiel.Game, estimate: float) -> None:
     """Refuses a game whose estimated size alone is above the limit."""
@@ -245,7 +289,7 @@ def _too_large(game: pyspiel.Game, num_histories: float, how: str,
                num_infosets: int = 0, key_bytes: int = 0) -> ValueError:
   """The error for a game above the limit, with its size."""
   gib = estimate_tree_bytes(num_histories, game.num_players(), num_infosets,
-                            key_bytes) / 2**30
+                            key_bytes, game.num_distinct_actions()) / 2**30
   if max_histories is not None:
     limit = f"the limit of max_histories={max_histories}"
     advice = "Pass a larger max_histories if the machine has the memory."

@@ -18,7 +18,11 @@ same way.
 from __future__ import annotations
 
 import array
+import contextlib
+import gc
+import itertools
 import math
+from typing import Iterator
 
 import numpy as np
 import pyspiel
@@ -53,6 +57,21 @@ def compile_tree(game: pyspiel.Game, limit: SizeLimit, *,
   return GameTree(game, arrays, keys)
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+  """Pauses Python's cycle collector: the walk makes millions of
+  short-lived tuples and lists and no cycles, and the collector would
+  otherwise traverse the growing infoset table again and again (3% of the
+  walk of tic_tac_toe's 295k infosets)."""
+  was_enabled = gc.isenabled()
+  gc.disable()
+  try:
+    yield
+  finally:
+    if was_enabled:
+      gc.enable()
+
+
 def _action_order(actions: list[int]) -> list[int]:
   # Pre-order in str(action) order equals sorted(history_str) order; with all
   # ids below 10 that is plain numeric order (OpenSpiel returns it sorted).
@@ -80,116 +99,279 @@ def _check_chance(game: pyspiel.Game, state: pyspiel.State,
       f"{CHANCE_SUM_TOLERANCE:g}); they sum to {total}.")
 
 
+# The walk stores ids and actions plus one (the root's -1 as 0) in unsigned
+# int arrays and players plus _PLAYER_OFFSET (TERMINAL as 0) in bytes: an
+# append to those costs a third of a signed array's (which parses its
+# argument with PyArg_Parse).
+_PLAYER_OFFSET = -TERMINAL
+
+
 def _walk(game: pyspiel.Game,
           limit: SizeLimit) -> tuple[dict[str, np.ndarray], list[str]]:
-  """The tree's arrays (without perfect_recall) and its infoset keys."""
-  use_info_string = game.get_type().provides_information_state_string
+  """The tree's arrays (without perfect_recall) and its infoset keys.
+
+  A depth-first walk that makes each history's state once and asks it once
+  who acts (the pyspiel calls are two thirds of its time):
+
+  * the children of a node are made together when it is expanded
+    (``state.child`` for all but the last, which is the node's own state
+    advanced in place: nothing else holds it), and each is asked
+    ``current_player()`` there;
+  * when all of them are terminal (the common case: the last move of a
+    game), they are not pushed but appended to the arrays at once, their
+    returns read there;
+  * only what differs between histories is appended while walking: the
+    infosets of decision histories, the probabilities of chance nodes'
+    children and the returns of terminals go to compact buffers, scattered
+    into the full arrays (-1, 1.0 and 0 elsewhere) by ``node_player`` at
+    the end; each buffer is freed as soon as it is converted, and an
+    infoset's action lists are shared with every infoset of the same legal
+    actions, which bounds the peak memory.
+
+  Every decision history's infostate string and legal actions are read; a
+  key met again must come with the same acting player and the same legal
+  actions, else the game is refused: its infostate strings do not identify
+  information sets. The check is made on every history, not sampled: the
+  ``legal_actions()`` call it needs on an infoset met before is 1 to 4% of
+  the walk. Python's cycle collector is paused meanwhile (the walk makes no
+  cycles).
+  """
+  if game.num_players() > 127 - _PLAYER_OFFSET:
+    raise ValueError(f"{game} has {game.num_players()} players; the engine "
+                     f"compiles games of at most {127 - _PLAYER_OFFSET}.")
+  with _collector_paused():
+    buffers = _walk_states(game, limit)
+  return _assemble(game, *buffers)
+
+
+def _walk_states(game: pyspiel.Game, limit: SizeLimit) -> tuple:
+  """The walk of :func:`_walk`: its buffers, as :func:`_assemble` takes
+  them."""
+  # pyspiel's methods, called unbound (no bound method made per call).
+  infostate_string = (
+      pyspiel.State.information_state_string
+      if game.get_type().provides_information_state_string else
+      pyspiel.State.observation_string)
+  legal_actions = pyspiel.State.legal_actions
+  current_player = pyspiel.State.current_player
+  returns = pyspiel.State.returns
+  apply_action = pyspiel.State.apply_action
+  chain = itertools.chain.from_iterable
+  no_probs = itertools.repeat(None)  # Endless: shared by every zip.
   num_players = game.num_players()
-  num_actions = game.num_distinct_actions()
 
-  parent = array.array("i")
-  action = array.array("i")
-  node_player = array.array("b")
-  infoset = array.array("i")
-  chance_prob = array.array("d")
-  terminal_history = array.array("i")
+  # Per history, in pre-order: parent + 1, action + 1, player + offset.
+  parent = array.array("I")
+  action = array.array("I")
+  node_player = bytearray()
+  # Compact, in pre-order of their histories: the infoset of each decision
+  # history, the probability of each chance node's child and the returns of
+  # each terminal.
+  decision_infoset = array.array("I")
+  chance_child_prob = array.array("d")
   terminal_utility = array.array("d")
-  key_to_id: dict[str, int] = {}
-  infoset_player: list[int] = []
-  infoset_actions: list[list[int]] = []
-  infoset_history: list[int] = []
+  # Each infoset by key: (id, player, *the action lists of its legal
+  # actions), the lists (see _action_lists) shared by infosets of the same
+  # legal actions.
+  infosets: dict[str, tuple] = {}
+  find_infoset = infosets.get
+  action_lists: dict[tuple[int, ...], tuple] = {}
+  infoset_history = array.array("I")
   key_bytes = 0
-  cap = limit.history_cap(num_players)
+  # The cap falls as infosets are found: kept up to date here, as
+  # limit.history_cap(num_players, len(infosets), key_bytes, num_actions)
+  # would compute it.
+  spare, history_bytes, infoset_bytes, key_byte_bytes = limit.cap_terms(
+      num_players, game.num_distinct_actions())
+  cap = max(0.0, spare) // history_bytes
+  # Bound once: the loop below appends a few times per history.
+  append_parent, append_action = parent.append, action.append
+  append_player, append_infoset = node_player.append, decision_infoset.append
 
-  stack = [(game.new_initial_state(), -1, -1, 1.0)]
-  pop, push = stack.pop, stack.append
+  def add_terminals(parent_code: int, action_codes: list[int],
+                    probs: list[float] | None,
+                    states: list[pyspiel.State]) -> None:
+    """Appends terminal siblings, the next histories in pre-order."""
+    count = len(action_codes)
+    first = len(parent)
+    if first + count > cap:
+      raise limit.error(game, max(first, math.ceil(cap)) + 1,
+                        "found more than", len(infosets), key_bytes)
+    parent.extend([parent_code] * count)
+    action.extend(action_codes)
+    node_player.extend(bytes(count))  # TERMINAL + _PLAYER_OFFSET is 0.
+    if probs is not None:
+      chance_child_prob.extend(probs)
+    terminal_utility.extend(chain(map(returns, states)))
+
+  # Stack entries, popped in pre-order: (state, player, parent + 1,
+  # action + 1, prob), prob None unless the parent is a chance node.
+  root = game.new_initial_state()
+  stack = [(root, current_player(root), 0, 0, None)]
+  pop, extend = stack.pop, stack.extend
   while stack:
-    state, parent_id, incoming, prob = pop()
+    state, player, parent_code, action_code, prob = pop()
     history = len(parent)
     if history >= cap:
-      raise limit.error(game, history + 1, "found more than",
-                        len(infoset_player), key_bytes)
-    parent.append(parent_id)
-    action.append(incoming)
-    chance_prob.append(prob)
-    player = state.current_player()
+      raise limit.error(game, history + 1, "found more than", len(infosets),
+                        key_bytes)
+    append_parent(parent_code)
+    append_action(action_code)
+    append_player(player + _PLAYER_OFFSET)
+    if prob is not None:
+      chance_child_prob.append(prob)
+    if player >= 0:
+      key = infostate_string(state, player)
+      legal = legal_actions(state)
+      known = find_infoset(key)
+      if known is None:
+        legal_set = tuple(legal)
+        lists = action_lists.get(legal_set)
+        if lists is None:
+          lists = action_lists[legal_set] = _action_lists(legal)
+        known = (len(infosets), player) + lists
+        infosets[key] = known
+        infoset_history.append(history)
+        key_bytes += len(key)
+        spare -= infoset_bytes + key_byte_bytes * len(key)
+        cap = max(0.0, spare) // history_bytes
+      infoset_id, known_player, known_legal, head, last, codes, backwards = (
+          known)
+      if known_legal != legal or known_player != player:
+        raise ValueError(
+            f"{game}: infoset key {key!r} is shared by histories with "
+            "different acting players or legal actions; the game's "
+            "infostate strings do not identify information sets.")
+      append_infoset(infoset_id)
+      if last is None:
+        continue
+      # The last child is this state itself, advanced in place.
+      children = list(map(state.child, head))
+      apply_action(state, last)
+      children.append(state)
+      players = list(map(current_player, children))
+      if players.count(TERMINAL) == len(players):
+        add_terminals(history + 1, codes, None, children)
+      else:
+        children.reverse()
+        players.reverse()
+        extend(zip(children, players, [history + 1] * len(children),
+                   backwards, no_probs))
+      continue
     if player == TERMINAL:
-      node_player.append(TERMINAL)
-      infoset.append(-1)
-      terminal_history.append(history)
-      terminal_utility.extend(state.returns())
+      terminal_utility.extend(returns(state))
       continue
-    if player == CHANCE:
-      node_player.append(CHANCE)
-      infoset.append(-1)
-      outcomes = state.chance_outcomes()
-      _check_chance(game, state, outcomes)
-      # Refused before the children are built: each is a history to come.
-      pending = history + 1 + len(stack) + len(outcomes)
-      if pending > cap:
-        raise limit.error(game, pending, "found at least",
-                          len(infoset_player), key_bytes)
-      if outcomes[-1][0] >= 10:
-        outcomes = sorted(outcomes, key=lambda pair: str(pair[0]))
-      for outcome, outcome_prob in reversed(outcomes):
-        push((state.child(outcome), history, outcome, outcome_prob))
-      continue
-    if player < 0:
+    if player != CHANCE:
       raise ValueError(f"{game}: history {state.history_str()!r} has acting "
                        f"player {player}; only sequential games with chance "
                        "nodes are supported.")
-    node_player.append(player)
-    key = (state.information_state_string(player) if use_info_string else
-           state.observation_string(player))
-    legal = state.legal_actions()
-    infoset_id = key_to_id.get(key)
-    if infoset_id is None:
-      infoset_id = len(infoset_player)
-      key_to_id[key] = infoset_id
-      infoset_player.append(player)
-      infoset_actions.append(legal)
-      infoset_history.append(history)
-      key_bytes += len(key)
-      cap = limit.history_cap(num_players, len(infoset_player), key_bytes)
-    elif infoset_actions[infoset_id] != legal or (
-        infoset_player[infoset_id] != player):
-      raise ValueError(
-          f"{game}: infoset key {key!r} is shared by histories with different "
-          "acting players or legal actions; the game's infostate strings do "
-          "not identify information sets.")
-    infoset.append(infoset_id)
-    for move in reversed(_action_order(legal)):
-      push((state.child(move), history, move, 1.0))
+    outcomes = state.chance_outcomes()
+    _check_chance(game, state, outcomes)
+    # Refused before the children are built: each is a history to come.
+    pending = history + 1 + len(stack) + len(outcomes)
+    if pending > cap:
+      raise limit.error(game, pending, "found at least", len(infosets),
+                        key_bytes)
+    if outcomes[-1][0] >= 10:
+      outcomes = sorted(outcomes, key=lambda pair: str(pair[0]))
+    moves = [outcome for outcome, _ in outcomes]
+    probs = [outcome_prob for _, outcome_prob in outcomes]
+    children = list(map(state.child, moves[:-1]))
+    apply_action(state, moves[-1])
+    children.append(state)
+    players = list(map(current_player, children))
+    codes = [move + 1 for move in moves]
+    if players.count(TERMINAL) == len(players):
+      add_terminals(history + 1, codes, probs, children)
+    else:
+      extend(zip(reversed(children), reversed(players),
+                 [history + 1] * len(children), reversed(codes),
+                 reversed(probs)))
+  return (parent, action, node_player, decision_infoset, chance_child_prob,
+          terminal_utility, infosets, infoset_history)
 
-  num_histories = len(parent)
+
+def _action_lists(legal: list[int]) -> tuple:
+  """What the walk needs of an infoset's legal actions: (the list as
+  legal_actions() gave it, the actions in walk order but the last, the last
+  (None if there are none), the walk order's actions + 1, the same
+  reversed)."""
+  moves = _action_order(legal)
+  codes = [move + 1 for move in moves]
+  return (legal, moves[:-1], moves[-1] if moves else None, codes,
+          codes[::-1])
+
+
+def _take(buffer: array.array | bytearray, dtype: type,
+          offset: int = 0) -> np.ndarray:
+  """A copy of ``buffer``'s unsigned ``dtype`` values less ``offset``, as
+  the signed type of the same size (the walk's codes, see
+  ``_PLAYER_OFFSET``); the buffer's memory is released."""
+  copy = np.frombuffer(buffer, dtype=dtype).copy()
+  del buffer[:]
+  copy -= dtype(offset)  # Modulo 2**bits: 0 - 1 is -1 seen as signed.
+  return copy.view(np.dtype(dtype).str.replace("u", "i"))
+
+
+def _assemble(game: pyspiel.Game, parent: array.array, action: array.array,
+              node_player: bytearray, decision_infoset: array.array,
+              chance_child_prob: array.array, terminal_utility: array.array,
+              infosets: dict[str, tuple], infoset_history: array.array
+              ) -> tuple[dict[str, np.ndarray], list[str]]:
+  """The walk's buffers as the tree's arrays (see :func:`_walk`), freeing
+  each buffer once it is converted."""
+  num_players = game.num_players()
+  players = _take(node_player, np.uint8, _PLAYER_OFFSET)
+  parents = _take(parent, np.uint32, 1)
+  num_histories = len(parents)
+
+  chance_prob = np.ones(num_histories)
+  chance_children = np.flatnonzero(players[parents[1:]] == CHANCE)
+  chance_children += 1
+  chance_prob[chance_children] = np.frombuffer(chance_child_prob,
+                                               dtype=np.float64)
+  del chance_children, chance_child_prob[:]
+
+  terminal = players == TERMINAL
   utility = np.zeros((num_histories, num_players))
-  utility[np.frombuffer(terminal_history, dtype=np.int32)] = np.frombuffer(
-      terminal_utility, dtype=np.float64).reshape(-1, num_players)
+  utility[terminal] = np.frombuffer(terminal_utility,
+                                    dtype=np.float64).reshape(-1, num_players)
+  del terminal, terminal_utility[:]
 
   # Rows grouped by player, first-encounter order within a player: the
   # layout of open_spiel.python.policy.TabularPolicy.
-  first_seen = np.asarray(infoset_player, dtype=np.int32)
+  first_seen = np.array([known[1] for known in infosets.values()],
+                        dtype=np.int32)
   row_of_id = np.empty(len(first_seen), dtype=np.int32)
   order = np.argsort(first_seen, kind="stable")
   row_of_id[order] = np.arange(len(order), dtype=np.int32)
-  keys_by_id = list(key_to_id)
-  legal_mask = np.zeros((len(order), num_actions), dtype=bool)
-  for infoset_id, legal in enumerate(infoset_actions):
-    legal_mask[row_of_id[infoset_id], legal] = True
-  history_infoset = np.frombuffer(infoset, dtype=np.int32).copy()
-  decision = history_infoset >= 0
-  history_infoset[decision] = row_of_id[history_infoset[decision]]
+  legal_lists = [known[2] for known in infosets.values()]
+  num_legal = np.fromiter(map(len, legal_lists), dtype=np.int64,
+                          count=len(legal_lists))
+  legal_actions = np.fromiter(itertools.chain.from_iterable(legal_lists),
+                              dtype=np.int64, count=int(num_legal.sum()))
+  legal_mask = np.zeros((len(order), game.num_distinct_actions()),
+                        dtype=bool)
+  legal_mask[np.repeat(row_of_id, num_legal), legal_actions] = True
+  del legal_lists, num_legal, legal_actions
+  keys_by_id = list(infosets)
+  infosets.clear()
+  history_infoset = np.full(num_histories, -1, dtype=np.int32)
+  history_infoset[players >= 0] = row_of_id[np.frombuffer(
+      decision_infoset, dtype=np.uint32)]
+  del decision_infoset[:]
 
   arrays = {
-      "parent": np.frombuffer(parent, dtype=np.int32).copy(),
-      "action": np.frombuffer(action, dtype=np.int32).copy(),
-      "node_player": np.frombuffer(node_player, dtype=np.int8).astype(np.int32),
+      "parent": parents,
+      "action": _take(action, np.uint32, 1),
+      "node_player": players.astype(np.int32),
       "infoset": history_infoset,
-      "chance_prob": np.frombuffer(chance_prob, dtype=np.float64).copy(),
+      "chance_prob": chance_prob,
       "utility": utility,
       "infoset_player": first_seen[order],
       "infoset_legal": legal_mask,
-      "infoset_history": np.asarray(infoset_history, dtype=np.int32)[order],
+      "infoset_history": np.frombuffer(infoset_history,
+                                       dtype=np.uint32).astype(np.int32)[order],
   }
   return arrays, [keys_by_id[i] for i in order]
 
