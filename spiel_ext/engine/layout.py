@@ -227,3 +227,12 @@ class TreeLayout:
     """The fallback weights of :func:`belief_passes.beliefs`, per player."""
     return schedules.belief_fallbacks(self.parent, self.parent_slot,
                                       self.chance_prob, self.num_players)
+
+  @property
+  def nbytes(self) -> int:
+    """Bytes of the numpy arrays the tree holds: stored, derived, and the
+    schedules and scratch arrays computed so far, each buffer once (itemised
+    by :func:`spiel_ext.engine.memory.memory_report`)."""
+    # pylint: disable-next=import-outside-toplevel
+    from spiel_ext.engine import memory
+    return sum(memory.memory_report(self).values())
