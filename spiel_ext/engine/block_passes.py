@@ -258,25 +258,48 @@ def member_edges(history_members, end, action):
   return member_position, edge_start, edge_action
 
 
+@jit
+def row_units(history_start, edge_start, row_start, row_stop, units):
+  """Splits rows row_start..row_stop-1 into ``units`` runs of about equal
+  edges (an infoset's work is its histories' edges)."""
+  first_edge = edge_start[history_start[row_start]]
+  total = edge_start[history_start[row_stop]] - first_edge
+  bounds = np.empty(units + 1, dtype=np.int64)
+  bounds[0] = row_start
+  unit = 1
+  for row in range(row_start, row_stop):
+    done = edge_start[history_start[row + 1]] - first_edge
+    while unit < units and done * units >= total * unit:
+      bounds[unit] = row + 1
+      unit += 1
+  while unit <= units:
+    bounds[unit] = row_stop
+    unit += 1
+  return bounds
+
+
 @parallel_jit
 def gather_player_cfv(history_start, edge_start, edge_action, member_reach,
-                      edge_value, row_start, row_stop, cfv, others_sum):
+                      edge_value, row_start, row_stop, cfv, others_sum,
+                      units):
   """Adds sum_{h in I} x_{-i}(h) into others_sum[I - row_start] and
   v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I - row_start, a]
   for rows row_start..row_stop-1 (infosets in parallel), from what
   :func:`node_values` wrote, in the serial pass's order: others_sum over
   I's histories in pre-order, cfv in reverse (each (I, a) has one edge per
-  history of I)."""
-  for row in prange(row_start, row_stop):
-    r = row - row_start
-    first, stop = history_start[row], history_start[row + 1]
-    total = others_sum[r]
-    for m in range(first, stop):
-      total += member_reach[m]
-    others_sum[r] = total
-    for m in range(stop - 1, first - 1, -1):
-      for edge in range(edge_start[m], edge_start[m + 1]):
-        cfv[r, edge_action[edge]] += edge_value[edge]
+  history of I). Threads take runs of rows of about equal edges."""
+  bounds = row_units(history_start, edge_start, row_start, row_stop, units)
+  for unit in prange(units):
+    for row in range(bounds[unit], bounds[unit + 1]):
+      r = row - row_start
+      first, stop = history_start[row], history_start[row + 1]
+      total = others_sum[r]
+      for m in range(first, stop):
+        total += member_reach[m]
+      others_sum[r] = total
+      for m in range(stop - 1, first - 1, -1):
+        for edge in range(edge_start[m], edge_start[m + 1]):
+          cfv[r, edge_action[edge]] += edge_value[edge]
 
 
 @parallel_jit

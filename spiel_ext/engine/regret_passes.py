@@ -161,7 +161,8 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
                              *nodes)
     block_passes.gather_player_cfv(
         tree.infoset_histories.start, edges.edge_start, edges.edge_action,
-        member_reach, edge_value, rows.start, rows.stop, cfv, others_reach)
+        member_reach, edge_value, rows.start, rows.stop, cfv, others_reach,
+        block_passes.num_units())
   if not track_own:
     own_reach = passes.own_reach_of_infosets(tree.own_sequence, policy,
                                              rows.start, rows.stop)
