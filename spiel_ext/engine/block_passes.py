@@ -21,6 +21,8 @@ Information", NeurIPS 2007).
 
 from __future__ import annotations
 
+import types
+
 import numba
 import numpy as np
 from numba import prange
@@ -399,9 +401,8 @@ def infoset_reach(infoset_player, history_start, history_members, reach):
   return own, others
 
 
-@parallel_jit
-def edge_weights(policy_index, chance_prob, policy):
-  """:func:`spiel_ext.engine.passes.edge_weights`, histories in parallel."""
+def _edge_weights(policy_index, chance_prob, policy):
+  """Probability of each history's incoming edge (1 at the root)."""
   flat = policy.reshape(-1)
   weights = np.empty(policy_index.shape[0])
   weights[0] = 1.0
@@ -411,10 +412,13 @@ def edge_weights(policy_index, chance_prob, policy):
   return weights
 
 
-@parallel_jit
-def terminal_reaches(reach, terminals, utility):
-  """:func:`spiel_ext.engine.passes.terminal_reaches`: the terminals'
-  reaches in parallel, each player's total summed in terminal order."""
+def _terminal_reaches(reach, terminals, utility):
+  """One sweep over the terminals of a [histories, players + 1] reach table.
+
+  Returns (others, root_values): others[k, i] = x_{-i}(z_k) for terminal
+  z_k, and each player's expected utility sum_z P(z) u_i(z) (the terms
+  formed in parallel, summed in terminal order).
+  """
   num_players = utility.shape[1]
   others = np.empty((terminals.shape[0], num_players))
   terms = np.empty((terminals.shape[0], num_players))
@@ -433,3 +437,20 @@ def terminal_reaches(reach, terminals, utility):
     for i in range(num_players):
       totals[i] += terms[k, i]
   return others, totals
+
+
+def _serial_copy(function):
+  """``function`` under another name, for a second compilation: numba's
+  disk cache files a function by name and bytecode, not by its flags."""
+  copy = types.FunctionType(function.__code__, function.__globals__,
+                            function.__name__ + "_serial")
+  copy.__qualname__ = function.__qualname__ + "_serial"
+  return copy
+
+
+# Each compiled twice from one source: on numba's threads for a large tree,
+# on the calling thread (prange runs as range) for a small one.
+edge_weights = parallel_jit(_edge_weights)
+edge_weights_serial = jit(_serial_copy(_edge_weights))
+terminal_reaches = parallel_jit(_terminal_reaches)
+terminal_reaches_serial = jit(_serial_copy(_terminal_reaches))

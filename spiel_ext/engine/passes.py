@@ -47,18 +47,6 @@ def edge_policy_index(parent, node_player, infoset, action, num_actions):
 
 
 @jit
-def edge_weights(policy_index, chance_prob, policy):
-  """Probability of each history's incoming edge (1 at the root)."""
-  flat = policy.reshape(-1)
-  weights = np.empty(policy_index.shape[0])
-  weights[0] = 1.0
-  for h in range(1, policy_index.shape[0]):
-    k = policy_index[h]
-    weights[h] = chance_prob[h] if k < 0 else flat[k]
-  return weights
-
-
-@jit
 def subtree_ends(parent):
   """end[h]: one past the last history of h's subtree (pre-order ranges)."""
   num_histories = parent.shape[0]
@@ -156,29 +144,6 @@ def others_from_reach(reach, player, histories):
   for k in range(histories.shape[0]):
     others[k] = opponent_reach(reach, histories[k], player)
   return others
-
-
-@jit
-def terminal_reaches(reach, terminals, utility):
-  """One sweep over the terminals of a [histories, players + 1] reach table.
-
-  Returns (others, root_values): others[k, i] = x_{-i}(z_k) for terminal
-  z_k, and each player's expected utility sum_z P(z) u_i(z).
-  """
-  num_players = utility.shape[1]
-  others = np.empty((terminals.shape[0], num_players))
-  totals = np.zeros(num_players)
-  for k in range(terminals.shape[0]):
-    z = terminals[k]
-    chance = reach[z, num_players]
-    for i in range(num_players):
-      product = chance
-      for j in range(num_players):
-        if j != i:
-          product *= reach[z, j]
-      others[k, i] = product
-      totals[i] += product * reach[z, i] * utility[z, i]
-  return others, totals
 
 
 @jit

@@ -27,8 +27,9 @@ from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
 # bits.
 
 __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
-           "forward_others", "infoset_reach", "terminal_reaches", "player_counterfactual_values", "reach",
-           "root_values", "values", "values_of_weights"]
+           "forward_others", "infoset_reach", "player_counterfactual_values",
+           "reach", "root_values", "terminal_reaches", "values",
+           "values_of_weights"]
 
 
 class PlayerPass(NamedTuple):
@@ -41,8 +42,8 @@ class PlayerPass(NamedTuple):
 def edge_weights(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Probability of each history's incoming edge under ``policy``."""
   tree = view.tree
-  kernel = (passes.edge_weights if tree.pass_blocks() is None else
-            block_passes.edge_weights)
+  kernel = (block_passes.edge_weights_serial if tree.pass_blocks() is None
+            else block_passes.edge_weights)
   return kernel(tree.edge_policy_index, view.chance_prob,
                 policy_array(tree, policy))
 
@@ -175,8 +176,8 @@ def terminal_reaches(view: ViewLike,
   x_{-i}(z_k) at each terminal z_k (``tree.terminals`` order), and each
   player's expected utility sum_z P(z) u_i(z)."""
   tree = view.tree
-  kernel = (passes.terminal_reaches if tree.pass_blocks() is None else
-            block_passes.terminal_reaches)
+  kernel = (block_passes.terminal_reaches_serial
+            if tree.pass_blocks() is None else block_passes.terminal_reaches)
   return kernel(reach, tree.terminals, view.utility)
 
 
