@@ -4,7 +4,7 @@
     python benchmarks/bench_engine.py --skip_large
     python benchmarks/bench_engine.py --only_native_compile   # ~1 minute
     python benchmarks/bench_engine.py --only_scale   # CFR at scale, ~10 min
-    python benchmarks/bench_engine.py --scale_games=leduc_poker
+    python benchmarks/bench_engine.py --scale_game=leduc_poker
 
 The scale benchmark prints, per game, CFR's time per iteration on 1 and 2
 threads, ns per history per iteration, the bytes per history the tree's and
@@ -41,9 +41,9 @@ from timing import median_seconds
 FLAGS = flags.FLAGS
 flags.DEFINE_bool("only_scale", False,
                   "Run only the CFR scale benchmark (bench_cfr_scale).")
-flags.DEFINE_list("scale_games", None,
-                  "Games of the CFR scale benchmark (default: SCALE_GAMES; "
-                  "with --skip_large, the first two).")
+flags.DEFINE_multi_string("scale_game", None,
+                          "A game of the CFR scale benchmark (repeat the "
+                          "flag for more; default: SCALE_GAMES).")
 flags.DEFINE_bool("cpp_large", False,
                   "Also time OpenSpiel's C++ CFR on games over 5M histories "
                   "(minutes per iteration; the issue's published figure is "
@@ -288,8 +288,8 @@ def bench_cfr_plus_to_target(game_name="leduc_poker", target=1e-3):
 
 def main(argv):
   del argv
-  if FLAGS.only_scale or FLAGS.scale_games:
-    bench_cfr_scale(FLAGS.scale_games or SCALE_GAMES)
+  if FLAGS.only_scale or FLAGS.scale_game:
+    bench_cfr_scale(FLAGS.scale_game or SCALE_GAMES)
     bench_cfr_plus_to_target()
     return
   if FLAGS.only_native_compile:
