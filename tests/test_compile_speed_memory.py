@@ -15,19 +15,19 @@ import pyspiel
 import pytest
 
 from spiel_ext.engine import (CHANCE, TERMINAL, admission,
-                              clear_compiled_trees, compile_game)
+                              clear_compiled_trees, compile_game, compiler)
 from spiel_ext.engine.admission import (PEAK_BYTES, SizeLimit,
                                         estimate_tree_bytes, peak_terms)
-from spiel_ext.engine import compiler
 from spiel_ext.engine.compiler import compile_tree
 from spiel_ext.engine.memory import memory_report
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 # Games whose walks take every branch of the compiler: chance nodes with
-# terminal and non-terminal children (pig), mixed terminal and non-terminal
-# siblings (leduc's fold), all-terminal siblings, action ids of 10 and more
-# (ordered as strings), a decision with a single child, observation keys.
+# terminal and non-terminal children, keys from observation strings (pig),
+# mixed terminal and non-terminal siblings (leduc's fold), all-terminal
+# siblings, action ids of 10 and more (universal_poker's 12 cards, ordered
+# as strings), more than two players.
 WALKED_GAMES = [
     "kuhn_poker", "kuhn_poker(players=3)", "leduc_poker",
     "liars_dice(numdice=1,dice_sides=4)",
@@ -48,7 +48,7 @@ def _reference_walk(game: pyspiel.Game) -> tuple[dict, list[str]]:
   per history: the compiler's arrays the plainest way."""
   use_info = game.get_type().provides_information_state_string
   num_players = game.num_players()
-  rows = []  # (parent, action, player, key, prob, returns)
+  rows = []  # (parent, action, player, key, prob, returns, legal actions)
   stack = [(game.new_initial_state(), -1, -1, 1.0)]
   while stack:
     state, parent, action, prob = stack.pop()
@@ -140,14 +140,17 @@ def test_the_forecast_reads_the_table():
 
 
 def test_the_running_cap_equals_history_cap():
-  limit = SizeLimit(None, max_bytes=123_456_789.5)
+  """The compiler lowers its cap by each infoset's bytes as it finds them;
+  that is history_cap's, exactly, down to 0."""
+  limit = SizeLimit(None, max_bytes=1_234_567.5)
   spare, per_history, per_infoset, per_key_byte = limit.cap_terms(3, 7)
-  keys = [17, 3, 250, 41] * 50
-  for count in range(len(keys) + 1):
-    key_bytes = sum(keys[:count])
-    running = spare - sum(per_infoset + per_key_byte * k for k in keys[:count])
-    assert max(0.0, running) // per_history == limit.history_cap(
+  key_bytes = 0
+  for count, key_length in enumerate([17, 3, 250, 41] * 400, start=1):
+    spare -= per_infoset + per_key_byte * key_length
+    key_bytes += key_length
+    assert max(0.0, spare) // per_history == limit.history_cap(
         3, count, key_bytes, 7)
+  assert limit.history_cap(3, count, key_bytes, 7) == 0
   assert SizeLimit(1000, 0.0).history_cap(3, 10**6, 10**9, 7) == 1000
 
 
