@@ -26,6 +26,7 @@ this script to check the errors. ``--save`` keeps the measurements, and
 ``--measured`` fits them again without measuring.
 """
 
+import gc
 import json
 import os
 import subprocess
@@ -87,7 +88,6 @@ def _reset_peak() -> None:
 def measure(game_string: str, iterations: int) -> dict:
   """The shape of ``game_string``'s tree and the peak memory of compiling
   and solving it, in this process (see the module docstring)."""
-  import gc  # pylint: disable=import-outside-toplevel
   os.environ["SPIEL_EXT_CACHE_DIR"] = ""
   # pylint: disable=import-outside-toplevel
   from spiel_ext import eval as spiel_eval
