@@ -103,7 +103,14 @@ def measure(game_string: str, iterations: int) -> dict:
     spiel_eval.nash_conv(tree, solver.average_policy())
     return tree, solver, peak
 
-  solve("kuhn_poker")  # Warm-up: numba kernels, imports, first pools.
+  # Warm-up: imports, first pools and the numba kernels, the parallel
+  # passes' too (a small game runs them only below the threshold).
+  from spiel_ext.engine import threads
+  saved_threshold = threads.PARALLEL_MIN_HISTORIES
+  threads.PARALLEL_MIN_HISTORIES = 0
+  solve("kuhn_poker")
+  solve("leduc_poker")
+  threads.PARALLEL_MIN_HISTORIES = saved_threshold
   gc.collect()
   before = _status_bytes("VmRSS")
   _reset_peak()
