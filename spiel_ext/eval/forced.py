@@ -19,7 +19,20 @@ from spiel_ext.policy import PolicyLike, as_strategy
 
 
 def action_id(tree: GameTree, row: int, label: str | int) -> int:
-  """The legal action of infoset ``row`` named ``label`` (or that id)."""
+  """The legal action of infoset ``row`` named ``label`` (or that id).
+
+  Args:
+    tree: the compiled game.
+    row: the infoset's row in ``tree``.
+    label: the action's label at that infoset (``action_to_string`` of the
+      acting player, such as "Call"), or an action id.
+
+  Returns:
+    The action id.
+
+  Raises:
+    ValueError: ``label`` names no legal action of the infoset.
+  """
   legal = np.flatnonzero(tree.infoset_legal[row])
   if is_integer(label):
     if label in legal:
@@ -46,7 +59,14 @@ def force_actions(game, policy: PolicyLike,
       must be a strategy).
     rows: infoset rows, or a callable tree -> rows such as
       ``FirstDecisions(player=0)``.
-    action: the forced action.
+    action: the forced action: its label (such as "Call") or its id.
+
+  Returns:
+    A new [num_infosets, num_distinct_actions] strategy array.
+
+  Raises:
+    ValueError: ``policy`` is not a strategy of the game, ``rows`` selects
+      no infoset, or ``action`` is not legal at one of them.
   """
   tree = compile_game(game)
   strategy = np.array(as_strategy(tree, policy), dtype=np.float64)

@@ -38,20 +38,55 @@ from spiel_ext.policy import PolicyLike, as_strategy, check_min_action_prob
 
 NashConvResult = collections.namedtuple("NashConvResult",
                                         ["nash_conv", "player_improvements"])
+NashConvResult.__doc__ = """What ``nash_conv(..., return_only_nash_conv=False)``
+returns, as OpenSpiel's ``exploitability.nash_conv``.
+
+Attributes:
+  nash_conv: the NashConv, a float.
+  player_improvements: [num_players] what each player's best response gains
+    over the policy's own value.
+"""
 
 _CONSTANT_SUM = (pyspiel.GameType.Utility.ZERO_SUM,
                  pyspiel.GameType.Utility.CONSTANT_SUM)
 
 
 def expected_values(game, policy: PolicyLike) -> np.ndarray:
-  """Expected utility of each player when everyone plays ``policy``."""
+  """Expected utility of each player when everyone plays ``policy``.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+
+  Returns:
+    [num_players] expected utilities, in the game's own units.
+
+  Raises:
+    ValueError: ``policy`` is not a strategy of the game.
+  """
   tree = compile_game(game)
   return tree.root_values(as_strategy(tree, policy))
 
 
 def best_response_values(game, policy: PolicyLike,
                          min_action_prob: float = 0.0) -> np.ndarray:
-  """Each player's best-response value against the others' ``policy``."""
+  """Each player's best-response value against the others' ``policy``.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+    min_action_prob: eps in [0, 1/|A|): best responses restricted to the
+      eps-perturbed strategies (default 0: unrestricted).
+
+  Returns:
+    [num_players] best-response values, in the game's own units.
+
+  Raises:
+    ValueError: ``policy`` is not a strategy of the game, or
+      ``min_action_prob`` is out of range.
+  """
   tree = compile_game(game)
   min_action_prob = check_min_action_prob(tree, min_action_prob)
   best, _ = _best_and_on_policy(tree, as_strategy(tree, policy),
@@ -94,6 +129,10 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
     min_action_prob: eps in [0, 1/|A|): best responses restricted to the
       eps-perturbed strategies (default 0: unrestricted).
 
+  Returns:
+    The NashConv (a float), or a :class:`NashConvResult` with each player's
+    improvement when ``return_only_nash_conv`` is False.
+
   Raises:
     TypeError: ``return_only_nash_conv`` is not a bool.
     ValueError: ``policy`` is not a strategy of the game, or
@@ -119,6 +158,16 @@ def exploitability(game, policy: PolicyLike,
   Defined, as OpenSpiel defines it, for zero-sum and constant-sum games
   only (any number of players, as ``pyspiel.exploitability``); use
   :func:`nash_conv` for other games.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+    min_action_prob: eps in [0, 1/|A|): best responses restricted to the
+      eps-perturbed strategies (default 0: unrestricted).
+
+  Returns:
+    NashConv / num_players, a float.
 
   Raises:
     ValueError: the game is not zero-sum or constant-sum, or as
@@ -149,6 +198,16 @@ def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
   ``policy_b`` plays every other seat. No sampling: the value is computed on
   the whole tree, in the game's own units (chips for poker).
 
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy_a: the policy playing ``seat`` (any policy form; checked to be a
+      strategy).
+    policy_b: the policy playing every other seat (likewise).
+    seat: the seat of ``policy_a``, in 0..num_players - 1.
+
+  Returns:
+    ``policy_a``'s expected payoff, a float.
+
   Raises:
     ValueError: a policy that is not a strategy, or ``seat`` not a player.
   """
@@ -163,6 +222,12 @@ def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
 def head_to_head_matrix(game, policies: Mapping[str, PolicyLike],
                         seat: int = 0) -> tuple[list[str], np.ndarray]:
   """Payoffs of every row policy in ``seat`` against every column policy.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policies: a dict {name: policy}, each any policy form (checked to be a
+      strategy); they are the rows and the columns in the dict's order.
+    seat: the seat the row policy plays, in 0..num_players - 1.
 
   Returns:
     (names, matrix) with matrix[r, c] = head_to_head(game, policies[r],

@@ -19,7 +19,22 @@ KUHN_JACK_FIRST = "0"  # Player 1 (seat 0) holding the Jack, first to act.
 def action_probability(game, policy: PolicyLike, infoset_key: str,
                        action: str | int) -> float:
   """The probability ``policy`` gives ``action`` (label or id) at the
-  infoset whose key is ``infoset_key``."""
+  infoset whose key is ``infoset_key``.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+    infoset_key: the infoset's information state string.
+    action: the action's label at that infoset (such as "Bet") or its id.
+
+  Returns:
+    The probability, a float in [0, 1].
+
+  Raises:
+    ValueError: ``infoset_key`` is not an infoset of the game, ``action``
+      is not legal there, or ``policy`` is not a strategy of the game.
+  """
   tree = compile_game(game)
   if infoset_key not in tree.key_to_infoset:
     raise ValueError(f"infoset_key {infoset_key!r} is not an infoset of "
@@ -30,5 +45,19 @@ def action_probability(game, policy: PolicyLike, infoset_key: str,
 
 def kuhn_alpha(game, policy: PolicyLike) -> float:
   """alpha of a Kuhn poker policy: player 1's Bet probability with the Jack
-  at its first decision."""
+  at its first decision.
+
+  Args:
+    game: two-player Kuhn poker (a pyspiel game, game string or compiled
+      GameTree).
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+
+  Returns:
+    alpha, a float in [0, 1] (in [0, 1/3] at an equilibrium).
+
+  Raises:
+    ValueError: the game has no infoset "0" with a "Bet" action, or
+      ``policy`` is not a strategy of the game.
+  """
   return action_probability(game, policy, KUHN_JACK_FIRST, "Bet")

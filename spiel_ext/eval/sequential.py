@@ -28,7 +28,18 @@ from spiel_ext.policy import PolicyLike, as_strategy
 
 @dataclasses.dataclass
 class SequentialGap:
-  """Per-infoset gaps (row order of the policy) and their summaries."""
+  """Per-infoset gaps (row order of the policy) and their summaries.
+
+  Attributes:
+    gaps: [num_infosets] gap(I) of every decision infoset, >= 0 up to
+      rounding.
+    on_path: [num_infosets] bools, True where the other players (and
+      chance) reach I under the policy, False where the belief is the
+      uniform-opponent fallback.
+    mean: the mean of ``gaps`` (the paper's "total exploitability").
+    max: the largest gap.
+    infoset_keys: the infosets' information state strings, in row order.
+  """
   gaps: np.ndarray
   on_path: np.ndarray
   mean: float
@@ -36,11 +47,31 @@ class SequentialGap:
   infoset_keys: list[str]
 
   def gap_of(self, key: str) -> float:
+    """The gap at one infoset.
+
+    Args:
+      key: the infoset's information state string.
+
+    Returns:
+      gap(I) of that infoset.
+
+    Raises:
+      ValueError: ``key`` is not one of ``infoset_keys``.
+    """
     return float(self.gaps[self.infoset_keys.index(key)])
 
 
 def sequential_gap(game, policy: PolicyLike) -> SequentialGap:
   """The perfect-Bayesian gap of ``policy`` at every decision infoset.
+
+  Args:
+    game: a pyspiel game, game string or compiled GameTree.
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+
+  Returns:
+    The :class:`SequentialGap`: every infoset's gap, which are on path, and
+    their mean and max.
 
   Raises:
     ValueError: ``policy`` is not a strategy of the game, or the game's

@@ -26,7 +26,14 @@ from spiel_ext.policy import PolicyLike, as_strategy
 
 def move_name(label: str) -> str:
   """An action label without universal_poker's ``player=i move=`` prefix:
-  ``"player=0 move=Bet"`` -> ``"Bet"``, ``"Raise"`` -> ``"Raise"``."""
+  ``"player=0 move=Bet"`` -> ``"Bet"``, ``"Raise"`` -> ``"Raise"``.
+
+  Args:
+    label: an action label (``state.action_to_string(player, action)``).
+
+  Returns:
+    The text after the last ``move=``, or ``label`` itself.
+  """
   return label.rsplit("move=", 1)[-1]
 
 
@@ -105,6 +112,14 @@ def private_hand(tree: GameTree, row: int) -> tuple[str, tuple]:
   rank c // 2, named as spiel_ext_leduc names its ranks; spiel_ext_leduc
   writes ``[Card Js]``). Other games: the infoset key. Sorting by the key,
   largest first, lists pairs first, then by the higher card.
+
+  Args:
+    tree: the compiled game.
+    row: an infoset row of ``tree``.
+
+  Returns:
+    (label, sort key): the hand's label (such as ``"54s"``, ``"J"`` or the
+    infoset key) and a tuple to sort hands by strength.
   """
   key = tree.infoset_keys[row]
   private = re.search(r"\[Private: ([^\]]*)\]", key)
@@ -134,6 +149,16 @@ def hand_strategies(game, policy: PolicyLike,
   One row per hand (see :func:`private_hand`; strongest first), the
   reach-weighted average over the hand's first-decision infosets, one
   column per move, and ``weight``, the probability of holding the hand.
+
+  Args:
+    game: a game string, pyspiel game or compiled GameTree.
+    policy: any policy form :func:`spiel_ext.policy.as_strategy` accepts.
+    player: the seat (default 0, the paper's player 1).
+
+  Returns:
+    A pandas DataFrame indexed by ``hand``: one column per move name (the
+    hand's action probabilities, NaN for a hand never reached) and
+    ``weight``.
 
   Raises:
     ValueError: as :func:`first_decision_distribution`.

@@ -37,6 +37,13 @@ _NAME = "spiel_ext_vnm_poker"
 def vnm_parameters(tree: GameTree) -> dict:
   """The game's parameters (hands, ante, bet, raise_size, variant).
 
+  Args:
+    tree: a compiled ``spiel_ext_vnm_poker`` game.
+
+  Returns:
+    {"hands", "ante", "bet", "raise_size", "variant": value}, the game's
+    value of each, or its default where the game string leaves it out.
+
   Raises:
     ValueError: the game is not ``spiel_ext_vnm_poker``.
   """
@@ -80,6 +87,11 @@ def sequence_probabilities(game, policy: PolicyLike,
       (the behaviour after check-bet and after bet-raise) instead of the
       share of the hand's play; other panels are unchanged.
 
+  Returns:
+    {panel: {sequence: [hands] probabilities}}: panels "P1" and "P2" for
+    the asymmetric variant, "P1", "P2 after check" and "P2 facing bet" for
+    the raise variant.
+
   Raises:
     ValueError: not a vN&M poker game, or ``policy`` not a strategy of it,
       or ``min_action_prob`` out of range.
@@ -116,6 +128,16 @@ def action_value_differences(game, policy: PolicyLike
   """{"P1": bet - check, "P2": call - fold}, [hands], for the asymmetric
   game: each player's expected payoff of the two actions given its hand
   and that the decision is reached, everyone else playing ``policy``.
+
+  Args:
+    game: an asymmetric ``spiel_ext_vnm_poker`` game (string, pyspiel game
+      or tree).
+    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
+      must be a strategy).
+
+  Returns:
+    {"P1": [hands] bet minus check, "P2": [hands] call minus fold}, hand 1
+    first.
 
   Raises:
     ValueError: not the asymmetric vN&M game, or ``policy`` not a strategy.
@@ -157,6 +179,12 @@ def continuous_solution_policy(game) -> np.ndarray:
   """The continuous solution played on the discrete hands: hand h plays
   what the solution prescribes at strength (h - 1/2) / N (pure; unreached
   decisions fold). A [infosets, actions] strategy.
+
+  Args:
+    game: a ``spiel_ext_vnm_poker`` game (string, pyspiel game or tree).
+
+  Returns:
+    The pure strategy, a [num_infosets, num_distinct_actions] array.
 
   Raises:
     ValueError: not a vN&M game, or a raise variant whose ante : bet :

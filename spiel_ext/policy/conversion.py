@@ -35,7 +35,20 @@ def as_strategy(tree: GameTree, policy: PolicyLike,
                 name: str = "policy") -> np.ndarray:
   """Any policy :func:`policy_to_array` accepts, checked to be a strategy
   (:func:`spiel_ext.engine.check_strategy`). An array that already is one
-  is returned as is (not copied)."""
+  is returned as is (not copied).
+
+  Args:
+    tree: the compiled game.
+    policy: any policy :func:`policy_to_array` accepts.
+    name: what to call the policy in error messages.
+
+  Returns:
+    The strategy, a float64 [num_infosets, num_distinct_actions] array.
+
+  Raises:
+    ValueError: the policy cannot be converted (as :func:`policy_to_array`)
+      or is not a strategy of the game (naming the first bad infoset).
+  """
   if not isinstance(policy, np.ndarray):
     policy = policy_to_array(tree, policy, name=name)
   return check_strategy(tree, policy, name)
@@ -56,6 +69,10 @@ def policy_to_array(tree: GameTree | str | pyspiel.Game, policy: PolicyLike,
       (OpenSpiel's own merge fills them uniformly). Without it a missing
       infoset is an error.
     name: what to call the policy in error messages.
+
+  Returns:
+    A new float64 [num_infosets, num_distinct_actions] array in the tree's
+    row order (an array ``policy`` is copied).
 
   Raises:
     ValueError: the policy belongs to another game, misses infosets, or

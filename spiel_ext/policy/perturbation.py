@@ -23,7 +23,18 @@ __all__ = ["check_min_action_prob", "mix_in", "remove_perturbation"]
 
 def check_min_action_prob(tree: GameTree, value: Any) -> float:
   """``value`` as a float in [0, 1/|A|), |A| the largest number of legal
-  actions at an infoset; ValueError naming ``min_action_prob`` otherwise."""
+  actions at an infoset; ValueError naming ``min_action_prob`` otherwise.
+
+  Args:
+    tree: the compiled game.
+    value: the ``min_action_prob`` to check.
+
+  Returns:
+    ``value`` as a float.
+
+  Raises:
+    ValueError: ``value`` is not a finite number in [0, 1/|A|).
+  """
   if type(value) in (float, int) and value == 0:  # The common case, fast.
     return 0.0
   largest = (1.0 / float(tree.infoset_num_actions.max())
@@ -40,7 +51,17 @@ def check_min_action_prob(tree: GameTree, value: Any) -> float:
 def mix_in(profile: np.ndarray, legal: np.ndarray,
            min_action_prob: float) -> np.ndarray:
   """b_eps = eps + (1 - |A| eps) b on legal actions: a strategy of the
-  eps-perturbed game (Schulze 2023, eq. 24)."""
+  eps-perturbed game (Schulze 2023, eq. 24).
+
+  Args:
+    profile: [rows, actions] strategy rows.
+    legal: [rows, actions] legal-action mask of the same rows.
+    min_action_prob: eps in [0, 1/|A|) (not checked here; see
+      :func:`check_min_action_prob`).
+
+  Returns:
+    The perturbed rows, a new array; ``profile`` itself when eps is 0.
+  """
   if min_action_prob == 0.0:
     return profile
   num_actions = legal.sum(axis=1, keepdims=True)
@@ -53,7 +74,18 @@ def remove_perturbation(strategy: np.ndarray, legal: np.ndarray,
   """The inverse of :func:`mix_in`: b = (b_eps - eps) / (1 - |A| eps),
   clipped at 0 and renormalised (a strategy outside the perturbed space
   has entries below eps). Reads a perturbed strategy as the pure or mixed
-  choice it stands for."""
+  choice it stands for.
+
+  Args:
+    strategy: [rows, actions] strategy rows of the perturbed game.
+    legal: [rows, actions] legal-action mask of the same rows.
+    min_action_prob: eps in [0, 1/|A|) (not checked here; see
+      :func:`check_min_action_prob`).
+
+  Returns:
+    The unperturbed rows, a new array (uniform over the legal actions where
+    every entry is at most eps); ``strategy`` itself when eps is 0.
+  """
   if min_action_prob == 0.0:
     return strategy
   num_actions = legal.sum(axis=1, keepdims=True)

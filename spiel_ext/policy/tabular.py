@@ -146,6 +146,18 @@ def to_tabular_policy(tree: GameTree | str | pyspiel.Game,
   shares ``strategy``'s memory. Only the shape is checked: use
   :func:`spiel_ext.engine.check_strategy` to check that ``strategy`` is a
   strategy.
+
+  Args:
+    tree: the compiled game (or a game / game string).
+    strategy: a [num_infosets, num_distinct_actions] array in the tree's row
+      order, or None for the uniform policy.
+    copy: True to copy ``strategy`` (as float64), False to share it.
+
+  Returns:
+    The policy.
+
+  Raises:
+    ValueError: ``strategy`` does not have the tree's shape.
   """
   tree = compile_game(tree)
   if strategy is None:
