@@ -106,12 +106,23 @@ _GAME_TYPE = poker_game_type(_NAME, "Leduc(k) betting game of Zhou et al. "
 
 @dataclasses.dataclass(frozen=True)
 class BidLeducRules:
-  """The parameters (plain data that state clones share)."""
+  """The parameters (plain data that state clones share).
+
+  Attributes:
+    max_bid: k, the largest stake, an integer >= 1.
+  """
   max_bid: int
 
   @classmethod
   def from_parameters(cls, params: dict) -> "BidLeducRules":
     """Validated rules from pyspiel's parameter dict.
+
+    Args:
+      params: {parameter name: value} as pyspiel passes it (``max_bid``
+        defaults to 4; None for the defaults).
+
+    Returns:
+      The rules.
 
     Raises:
       ValueError: ``max_bid`` is not an integer >= 1.
@@ -131,7 +142,14 @@ class BidLeducRules:
 def private_deal_probabilities(first: int | None) -> list[float]:
   """Chance probabilities of a private rank: uniform for player 0 (``first``
   None); for player 1, 1/5 for player 0's rank ``first`` and 2/5 for each
-  other (two cards per rank, one of them gone)."""
+  other (two cards per rank, one of them gone).
+
+  Args:
+    first: player 0's rank (0..2), or None to deal player 0's rank.
+
+  Returns:
+    [3] probabilities of ranks J, Q, K.
+  """
   if first is None:
     return [1.0 / RANKS] * RANKS
   return [(1.0 if rank == first else 2.0) / (2 * RANKS - 1)
@@ -140,7 +158,14 @@ def private_deal_probabilities(first: int | None) -> list[float]:
 
 def public_deal_probabilities(ranks: tuple[int, int]) -> list[float]:
   """P(public rank a) = (2 - [a = c0] - [a = c1]) / 4: two cards per rank,
-  the two private cards gone (0 for a = c0 = c1)."""
+  the two private cards gone (0 for a = c0 = c1).
+
+  Args:
+    ranks: (player 0's rank, player 1's rank), each 0..2.
+
+  Returns:
+    [3] probabilities of public ranks J, Q, K.
+  """
   return [(2 - (a == ranks[0]) - (a == ranks[1])) / (2 * RANKS - 2)
           for a in range(RANKS)]
 
@@ -148,7 +173,15 @@ def public_deal_probabilities(ranks: tuple[int, int]) -> list[float]:
 def showdown_winner(ranks: tuple[int, int], public: int) -> int | None:
   """The winning player at a showdown, None for a tie: equal ranks tie
   (checked first), then pairing the public rank wins, then the higher
-  rank."""
+  rank.
+
+  Args:
+    ranks: (player 0's rank, player 1's rank), each 0..2.
+    public: the public rank, 0..2.
+
+  Returns:
+    0 or 1, or None for a tie.
+  """
   if ranks[0] == ranks[1]:
     return None
   for player in (0, 1):
@@ -184,15 +217,37 @@ class BidLeducGame(pyspiel.Game):
     super().__init__(_GAME_TYPE, info, params or {})
 
   def new_initial_state(self):
+    """The start of a game: the deal of the private ranks.
+
+    Returns:
+      A new :class:`BidLeducState`.
+    """
     return BidLeducState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
+    """An observer of this game's states (OpenSpiel's observation API).
+
+    Args:
+      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+        default observation.
+      params: observation parameters; none are supported.
+
+    Returns:
+      A new :class:`BidLeducObserver`.
+
+    Raises:
+      ValueError: ``params`` is not empty.
+    """
     return BidLeducObserver(self.rules, iig_obs_type, params)
 
 
 class BidLeducState(pyspiel.State):
   """A Leduc(k) state: the ranks dealt, both stakes and the action ids of
-  each round."""
+  each round.
+
+  Args:
+    game: the game; the state starts at the deal of the private ranks.
+  """
 
   def __init__(self, game: BidLeducGame):
     super().__init__(game)
@@ -208,6 +263,12 @@ class BidLeducState(pyspiel.State):
 
   # ------------------------------------------------------------- queries
   def current_player(self):
+    """Who acts next.
+
+    Returns:
+      The seat to act, ``pyspiel.PlayerId.CHANCE`` at a deal or
+      ``pyspiel.PlayerId.TERMINAL`` once the game is over.
+    """
     if self._terminal:
       return pyspiel.PlayerId.TERMINAL
     if len(self.ranks) < 2 or (self.round == 2 and self.public is None):
@@ -215,6 +276,14 @@ class BidLeducState(pyspiel.State):
     return self._next_player
 
   def chance_outcomes(self):
+    """The outcomes of the chance node.
+
+    Returns:
+      [(outcome, probability)]: the ranks 0..2 (J, Q, K) with the
+      probabilities of :func:`private_deal_probabilities` or
+      :func:`public_deal_probabilities` (a public rank of probability 0
+      included).
+    """
     if len(self.ranks) < 2:
       probabilities = private_deal_probabilities(
           self.ranks[0] if self.ranks else None)
@@ -229,7 +298,14 @@ class BidLeducState(pyspiel.State):
     return self._max_bid - opponent + 2
 
   def fold_action(self, player: int) -> int:
-    """The fold id of ``player`` here (always its last legal action)."""
+    """The fold id of ``player`` here (always its last legal action).
+
+    Args:
+      player: the seat, 0 or 1.
+
+    Returns:
+      The action id: k when the opponent has not bid, else k - opp + 1.
+    """
     return self._num_actions(player) - 1
 
   def _new_stake(self, player: int, action: int) -> int:
@@ -240,9 +316,20 @@ class BidLeducState(pyspiel.State):
     return list(range(self._num_actions(player)))
 
   def is_terminal(self):
+    """Whether the game is over.
+
+    Returns:
+      True after a fold or the round-2 showdown.
+    """
     return self._terminal
 
   def returns(self):
+    """Each player's payoff.
+
+    Returns:
+      [2] chips: the loser pays 1 + its stake (1 if it has not bid), a tie
+      and a game not over pay 0.
+    """
     if not self._terminal:
       return [0.0, 0.0]
     if self.folded is not None:
@@ -313,13 +400,30 @@ def _actions_text(state: BidLeducState) -> str:
 
 
 class BidLeducObserver(Observer):
-  """Strings and tensors of a Leduc(k) state (layout: module docstring)."""
+  """Strings and tensors of a Leduc(k) state (layout: module docstring).
+
+  Args:
+    rules: the game's rules.
+    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+      default observation (imperfect recall, public and own private info).
+    params: observation parameters; none are supported.
+
+  Raises:
+    ValueError: ``params`` is not empty.
+  """
 
   def __init__(self, rules: BidLeducRules, iig_obs_type=None, params=None):
     self._rules = rules
     super().__init__(iig_obs_type, params)
 
   def pieces(self):
+    """The tensor's pieces for this observation type (layout: module
+    docstring).
+
+    Returns:
+      [(name, shape)]: "player", the private rank(s), and with public
+      information "public_rank" and "actions" (perfect recall) or "stakes".
+    """
     pieces = self.private_pieces(2, "private_rank", RANKS)
     if self.public:
       pieces.append(("public_rank", (RANKS,)))
@@ -331,6 +435,12 @@ class BidLeducObserver(Observer):
     return pieces
 
   def fill(self, state, player):
+    """Writes the observation into the zeroed views of ``dict``.
+
+    Args:
+      state: a :class:`BidLeducState`.
+      player: the observing seat.
+    """
     self.fill_private(player, "private_rank", state.ranks)
     views = self.dict
     if "public_rank" in views and state.public is not None:
@@ -342,6 +452,16 @@ class BidLeducObserver(Observer):
       views["stakes"][:] = [max(stake, 0) for stake in state.stakes]
 
   def string_from(self, state, player):
+    """The observation as a string (see the module docstring).
+
+    Args:
+      state: a :class:`BidLeducState`.
+      player: the observing seat.
+
+    Returns:
+      The information-state string with perfect recall, else the
+      observation string.
+    """
     pieces = [f"[Player {player}]"]
     if self.private == PrivateInfo.SINGLE_PLAYER and len(state.ranks) > player:
       pieces.append(f"[Rank {RANK_LABELS[state.ranks[player]]}]")

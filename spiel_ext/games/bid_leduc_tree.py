@@ -43,10 +43,29 @@ class BidLeducCards(CardRules):
     self.strength = (own == public) * RANKS + own
 
   def showdown_players(self, state: pyspiel.State) -> list[int]:
+    """The players still in at a terminal template state (see
+    :meth:`CardRules.showdown_players`).
+
+    Args:
+      state: a terminal BidLeducState of the betting template.
+
+    Returns:
+      The seats, in increasing order.
+    """
     return [0, 1] if state.folded is None else [1 - state.folded]
 
   def payoffs(self, state: pyspiel.State,
               winners: tuple[int, ...]) -> list[float]:
+    """The returns when ``winners`` win (see :meth:`CardRules.payoffs`).
+
+    Args:
+      state: a terminal BidLeducState of the betting template (modified).
+      winners: the seats that win, a non-empty subset of
+        :meth:`showdown_players`.
+
+    Returns:
+      [2] returns, as ``state.returns()`` gives them.
+    """
     # The state's own returns, with ranks that make this result.
     ranks, state.public = _SHOWDOWN_DEALS[winners]
     state.ranks = list(ranks)
@@ -54,6 +73,18 @@ class BidLeducCards(CardRules):
 
   def infoset_key(self, state: pyspiel.State, player: int, card: int,
                   public: int | None) -> str:
+    """``player``'s infostate string with these cards (see
+    :meth:`CardRules.infoset_key`).
+
+    Args:
+      state: a decision BidLeducState of the betting template (modified).
+      player: the acting seat.
+      card: ``player``'s private rank.
+      public: the public rank, or None before it is dealt.
+
+    Returns:
+      The information-state string.
+    """
     state.ranks[player] = card
     state.public = public
     return state.information_state_string(player)
@@ -62,6 +93,14 @@ class BidLeducCards(CardRules):
 def build_bid_leduc_tree(game: BidLeducGame, limit: SizeLimit
                          ) -> tuple[dict[str, np.ndarray], list[str]]:
   """The arrays and infoset keys of a ``spiel_ext_bid_leduc`` game.
+
+  Args:
+    game: the game.
+    limit: the size limit the engine admitted the game with.
+
+  Returns:
+    (arrays, keys), as
+    :func:`~spiel_ext.games.card_tree.build_card_game_tree` returns them.
 
   Raises:
     ValueError: the tree is above ``limit``.

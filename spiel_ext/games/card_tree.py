@@ -65,14 +65,30 @@ class Deck:
     return len(self.copies)
 
   def num_outcomes(self, deal: int) -> int:
-    """How many outcomes the deal with ``deal`` deals above it lists."""
+    """How many outcomes the deal with ``deal`` deals above it lists.
+
+    Args:
+      deal: the number of cards dealt before this deal, >= 0.
+
+    Returns:
+      ``size``, or with one card per outcome drawn without replacement
+      ``size - deal``.
+    """
     if self.replace or self.list_empty:
       return self.size
     return self.size - deal
 
   def outcomes(self, dealt: tuple[int, ...]) -> list[tuple[int, float]]:
     """The (outcome, probability) list of the deal after ``dealt``, in
-    increasing outcome (what the fill loop computes for it)."""
+    increasing outcome (what the fill loop computes for it).
+
+    Args:
+      dealt: the outcome ids dealt before this deal, in deal order.
+
+    Returns:
+      [(outcome, probability)], probabilities summing to 1 (outcomes with
+      no card left listed with probability 0 only if ``list_empty``).
+    """
     left = list(self.copies)
     if not self.replace:
       for card in dealt:
@@ -100,20 +116,47 @@ class CardRules(abc.ABC):
   @abc.abstractmethod
   def showdown_players(self, state: pyspiel.State) -> list[int]:
     """The players still in at a terminal template state (one if the
-    others folded), in increasing order."""
+    others folded), in increasing order.
+
+    Args:
+      state: a terminal state of the betting template.
+
+    Returns:
+      The seats, in increasing order.
+    """
 
   @abc.abstractmethod
   def payoffs(self, state: pyspiel.State,
               winners: tuple[int, ...]) -> list[float]:
     """The returns at a terminal template state when ``winners`` (a
-    non-empty subset of its showdown players) win. May modify ``state``."""
+    non-empty subset of its showdown players) win. May modify ``state``.
+
+    Args:
+      state: a terminal state of the betting template.
+      winners: the seats that win, a non-empty subset of
+        :meth:`showdown_players`, in increasing order.
+
+    Returns:
+      [num_players] returns, as ``state.returns()`` would give them.
+    """
 
   @abc.abstractmethod
   def infoset_key(self, state: pyspiel.State, player: int, card: int,
                   public: int | None) -> str:
     """``player``'s infostate string at a decision template state (its
     player to act) had ``player`` been dealt ``card`` and the public card
-    been ``public`` (None: not dealt). May modify ``state``."""
+    been ``public`` (None: not dealt). May modify ``state``.
+
+    Args:
+      state: a decision state of the betting template, ``player`` to act.
+      player: the acting seat.
+      card: the outcome id of ``player``'s private card.
+      public: the outcome id of the public card, or None before it is
+        dealt.
+
+    Returns:
+      The information-state string.
+    """
 
 
 @dataclasses.dataclass
@@ -187,6 +230,18 @@ def build_card_game_tree(game: pyspiel.Game, limit: SizeLimit,
                          ) -> tuple[dict[str, np.ndarray], list[str]]:
   """The compiled arrays and infoset keys of ``game`` (what the engine's
   generic walk returns), built from its betting template and ``rules``.
+
+  Args:
+    game: a card game of the shape of the module docstring.
+    limit: the size limit the engine admitted the game with; a larger tree
+      is refused before it is built.
+    rules: how the game's cards enter its tree.
+
+  Returns:
+    (arrays, keys): the compiled arrays by name (parent, action,
+    node_player, infoset, chance_prob, utility, infoset_player,
+    infoset_legal, infoset_history) and the infostate string of every
+    infoset row.
 
   Raises:
     ValueError: a tree above ``limit``, or a game that does not have the

@@ -26,7 +26,21 @@ def poker_game_type(short_name: str, long_name: str, parameters: dict,
                     observation_tensor: bool = True) -> pyspiel.GameType:
   """Sequential, explicit-chance, imperfect-information, zero-sum, terminal
   rewards, with information-state and observation strings (and tensors
-  unless told otherwise)."""
+  unless told otherwise).
+
+  Args:
+    short_name: the name games are loaded by, such as "spiel_ext_leduc".
+    long_name: a readable name.
+    parameters: {parameter name: default value}, the game's parameters.
+    min_players: the fewest players the game takes.
+    max_players: the most players the game takes.
+    information_state_tensor: whether states provide information-state
+      tensors.
+    observation_tensor: whether states provide observation tensors.
+
+  Returns:
+    The pyspiel.GameType to register the game with.
+  """
   return pyspiel.GameType(
       short_name=short_name,
       long_name=long_name,
@@ -92,6 +106,12 @@ class Observer:
       start += size
 
   def pieces(self) -> Sequence[tuple[str, tuple[int, ...]]]:
+    """The tensor's pieces for the requested observation type (subclasses
+    implement it; called once, by the constructor).
+
+    Returns:
+      [(name, shape)] in tensor order.
+    """
     raise NotImplementedError
 
   def private_pieces(self, players: int, name: str, size: int
@@ -99,7 +119,16 @@ class Observer:
     """The pieces every card game here starts with: the player one-hot
     [players], then the acting player's private item ``name`` [size] or
     every player's (``name`` + "s") [players, size], as the observation
-    type asks."""
+    type asks.
+
+    Args:
+      players: the number of players.
+      name: the private item's piece name, such as "private_card".
+      size: the number of values the item can take (one-hot length).
+
+    Returns:
+      [(name, shape)]: "player", then the private piece if any.
+    """
     pieces = [("player", (players,))]
     if self.private == PrivateInfo.SINGLE_PLAYER:
       pieces.append((name, (size,)))
@@ -109,7 +138,15 @@ class Observer:
 
   def fill_private(self, player: int, name: str, items: Sequence[int]) -> None:
     """Writes the pieces of :meth:`private_pieces` (``items``: each
-    player's private item dealt so far)."""
+    player's private item dealt so far).
+
+    Args:
+      player: the observing seat.
+      name: the private item's piece name, as given to
+        :meth:`private_pieces`.
+      items: each seat's private item (an index below ``size``), in seat
+        order; may be shorter than the number of players mid-deal.
+    """
     views = self.dict
     views["player"][player] = 1
     if name in views and len(items) > player:
@@ -119,12 +156,34 @@ class Observer:
         views[name + "s"][holder, item] = 1
 
   def set_from(self, state, player: int) -> None:
-    """Writes the observation of ``state`` by ``player`` into ``tensor``."""
+    """Writes the observation of ``state`` by ``player`` into ``tensor``.
+
+    Args:
+      state: a state of the observer's game.
+      player: the observing seat.
+    """
     self.tensor.fill(0.0)
     self.fill(state, player)
 
   def fill(self, state, player: int) -> None:
+    """Writes the pieces into the zeroed views of ``dict`` (subclasses
+    implement it).
+
+    Args:
+      state: a state of the observer's game.
+      player: the observing seat.
+    """
     raise NotImplementedError
 
   def string_from(self, state, player: int) -> str:
+    """The observation as a string (subclasses implement it).
+
+    Args:
+      state: a state of the observer's game.
+      player: the observing seat.
+
+    Returns:
+      The information-state string with perfect recall, else the
+      observation string.
+    """
     raise NotImplementedError

@@ -98,7 +98,15 @@ def _parse_blinds(text) -> tuple[int, ...]:
 
 
 def rank_labels(ranks: int) -> str:
-  """Rank names, highest last: 3 ranks are J Q K (Leduc's deck)."""
+  """Rank names, highest last: 3 ranks are J Q K (Leduc's deck).
+
+  Args:
+    ranks: the number of ranks (the game allows 2 to 13).
+
+  Returns:
+    One character per rank, lowest first: the highest ranks below the ace
+    ("JQK" for 3) up to 12 ranks, all of "23456789TJQKA" for 13.
+  """
   if ranks <= 12:
     return _RANK_LABELS[-ranks - 1:-1]
   return _RANK_LABELS[-ranks:]
@@ -107,7 +115,23 @@ def rank_labels(ranks: int) -> str:
 @dataclasses.dataclass(frozen=True)
 class LeducRules:
   """The parameters; states keep a reference (plain data, so OpenSpiel's
-  state cloning copies it cheaply)."""
+  state cloning copies it cheaply).
+
+  Build them with :meth:`from_parameters`, which checks them; the
+  attributes are the game's parameters (module docstring), parsed.
+
+  Attributes:
+    ranks: the number of ranks, 2 to 13.
+    suits: the number of suits, >= 1.
+    ante: chips every player puts in first (0 when blinds are posted).
+    raise_sizes: (round 1, round 2) chips a raise adds.
+    max_raises: raises allowed per round, >= 0.
+    bet_cap: 0 for no cap, else the most a player's contribution may reach.
+    players: 2 to 10.
+    blinds: () for antes only, or (small, big) posted by seats 0 and 1.
+    fold_always: True when fold is legal at every decision.
+    round2_first: "first" or "after_last": who opens round 2.
+  """
   ranks: int
   suits: int
   ante: int
@@ -122,6 +146,13 @@ class LeducRules:
   @classmethod
   def from_parameters(cls, params: dict) -> "LeducRules":
     """Validated rules from pyspiel's parameter dict.
+
+    Args:
+      params: {parameter name: value} as pyspiel passes it (a missing
+        parameter takes its default; None for all defaults).
+
+    Returns:
+      The rules.
 
     Raises:
       ValueError: a parameter outside its accepted values (named).
@@ -161,6 +192,7 @@ class LeducRules:
 
   @property
   def deck_size(self) -> int:
+    """The number of cards, ranks * suits."""
     return self.ranks * self.suits
 
   @property
@@ -175,7 +207,11 @@ class LeducRules:
     return self.blinds[1] if self.blinds else self.ante
 
   def initial_contribution(self) -> list[int]:
-    """What each seat has put in before the first action."""
+    """What each seat has put in before the first action.
+
+    Returns:
+      [players] chips: the ante, or the blinds at seats 0 and 1.
+    """
     posted = [self.ante] * self.players
     for seat, blind in enumerate(self.blinds):
       posted[seat] = blind
@@ -183,10 +219,21 @@ class LeducRules:
 
   @property
   def max_contribution(self) -> int:
+    """An upper bound on the chips one player puts in a hand: the opening
+    stake and every raise of both rounds, capped at ``bet_cap``."""
     top = self.opening_stake + self.max_raises * sum(self.raise_sizes)
     return min(top, self.bet_cap) if self.bet_cap else top
 
   def card_label(self, card: int) -> str:
+    """A card's name: its rank, then its suit (a letter up to 4 suits, else
+    the suit's number), such as "Ks".
+
+    Args:
+      card: a card id, 0..deck_size - 1 (rank card // suits).
+
+    Returns:
+      The name.
+    """
     rank = rank_labels(self.ranks)[card // self.suits]
     suit = (_SUIT_LABELS[card % self.suits] if self.suits <= 4 else
             str(card % self.suits))
@@ -220,14 +267,36 @@ class LeducGame(pyspiel.Game):
     super().__init__(_GAME_TYPE, info, params or {})
 
   def new_initial_state(self):
+    """The start of a hand: the deal of the private cards.
+
+    Returns:
+      A new :class:`LeducState`.
+    """
     return LeducState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
+    """An observer of this game's states (OpenSpiel's observation API).
+
+    Args:
+      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+        default observation.
+      params: observation parameters; none are supported.
+
+    Returns:
+      A new :class:`LeducObserver`.
+
+    Raises:
+      ValueError: ``params`` is not empty.
+    """
     return LeducObserver(self.rules, iig_obs_type, params)
 
 
 class LeducState(pyspiel.State):
-  """A Leduc hold'em state; mirrors OpenSpiel's LeducState bookkeeping."""
+  """A Leduc hold'em state; mirrors OpenSpiel's LeducState bookkeeping.
+
+  Args:
+    game: the game; the state starts at the deal of the private cards.
+  """
 
   def __init__(self, game: LeducGame):
     super().__init__(game)
@@ -250,6 +319,12 @@ class LeducState(pyspiel.State):
 
   # ------------------------------------------------------------- queries
   def current_player(self):
+    """Who acts next.
+
+    Returns:
+      The seat to act, ``pyspiel.PlayerId.CHANCE`` at a deal or
+      ``pyspiel.PlayerId.TERMINAL`` once the hand is over.
+    """
     if self._terminal:
       return pyspiel.PlayerId.TERMINAL
     if len(self.private_cards) < self._rules.players or (
@@ -264,6 +339,11 @@ class LeducState(pyspiel.State):
     return [card for card in range(self._rules.deck_size) if card not in used]
 
   def chance_outcomes(self):
+    """The deal at a chance node.
+
+    Returns:
+      [(card, probability)]: every card not yet dealt, equally likely.
+    """
     deck = self._remaining_deck()
     probability = 1.0 / len(deck)
     return [(card, probability) for card in deck]
@@ -280,9 +360,19 @@ class LeducState(pyspiel.State):
     return actions
 
   def is_terminal(self):
+    """Whether the hand is over.
+
+    Returns:
+      True after a showdown or when all but one player folded.
+    """
     return self._terminal
 
   def returns(self):
+    """Each player's net winnings.
+
+    Returns:
+      [players] chips won minus chips put in (all 0 before the end).
+    """
     return list(self._returns)
 
   # ------------------------------------------------------------- moves
@@ -389,6 +479,15 @@ class LeducObserver(Observer):
   ``[Player 1][Card Qs][Public Kh][Bets rc | c]``; the observation string
   (imperfect recall) shows the round and contributions instead of the
   betting history.
+
+  Args:
+    rules: the game's rules.
+    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+      default observation (imperfect recall, public and own private info).
+    params: observation parameters; none are supported.
+
+  Raises:
+    ValueError: ``params`` is not empty.
   """
 
   def __init__(self, rules: LeducRules, iig_obs_type=None, params=None):
@@ -396,6 +495,13 @@ class LeducObserver(Observer):
     super().__init__(iig_obs_type, params)
 
   def pieces(self):
+    """The tensor's pieces for this observation type.
+
+    Returns:
+      [(name, shape)]: "player", the private card(s), and with public
+      information "community_card" and "betting" (perfect recall) or
+      "pot_contribution".
+    """
     players, deck = self._rules.players, self._rules.deck_size
     pieces = self.private_pieces(players, "private_card", deck)
     if self.public:
@@ -407,6 +513,12 @@ class LeducObserver(Observer):
     return pieces
 
   def fill(self, state, player):
+    """Writes the observation into the zeroed views of ``dict``.
+
+    Args:
+      state: a :class:`LeducState`.
+      player: the observing seat.
+    """
     self.fill_private(player, "private_card", state.private_cards)
     views = self.dict
     if "community_card" in views and state.public_card is not None:
@@ -420,6 +532,16 @@ class LeducObserver(Observer):
       views["pot_contribution"][:] = state.contribution
 
   def string_from(self, state, player):
+    """The observation as a string (see the class docstring).
+
+    Args:
+      state: a :class:`LeducState`.
+      player: the observing seat.
+
+    Returns:
+      The information-state string with perfect recall, else the
+      observation string.
+    """
     rules = self._rules
     pieces = [f"[Player {player}]"]
     if (self.private == PrivateInfo.SINGLE_PLAYER and

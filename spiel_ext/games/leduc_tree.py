@@ -47,10 +47,30 @@ class LeducCards(CardRules):
     self.strength[:, :-1] = by_rank
 
   def showdown_players(self, state: pyspiel.State) -> list[int]:
+    """The players still in at a terminal template state (see
+    :meth:`CardRules.showdown_players`).
+
+    Args:
+      state: a terminal LeducState of the betting template.
+
+    Returns:
+      The seats, in increasing order.
+    """
     return [p for p, folded in enumerate(state.folded) if not folded]
 
   def payoffs(self, state: pyspiel.State,
               winners: tuple[int, ...]) -> list[float]:
+    """The returns when ``winners`` win (see :meth:`CardRules.payoffs`).
+
+    Args:
+      state: a terminal LeducState of the betting template.
+      winners: the seats that win, a non-empty subset of
+        :meth:`showdown_players`.
+
+    Returns:
+      [players] returns: each winner's share of the pot, minus what each
+      player put in.
+    """
     # LeducState._finish with the winners given.
     share = float(sum(state.contribution)) / len(winners)
     return [(share if p in winners else 0.0) - contribution
@@ -58,6 +78,18 @@ class LeducCards(CardRules):
 
   def infoset_key(self, state: pyspiel.State, player: int, card: int,
                   public: int | None) -> str:
+    """``player``'s infostate string with these cards (see
+    :meth:`CardRules.infoset_key`).
+
+    Args:
+      state: a decision LeducState of the betting template (modified).
+      player: the acting seat.
+      card: ``player``'s private card.
+      public: the public card, or None before it is dealt.
+
+    Returns:
+      The information-state string.
+    """
     state.private_cards[player] = card
     state.public_card = public
     return state.information_state_string(player)
@@ -66,6 +98,14 @@ class LeducCards(CardRules):
 def build_leduc_tree(game: LeducGame, limit: SizeLimit
                      ) -> tuple[dict[str, np.ndarray], list[str]]:
   """The arrays and infoset keys of a ``spiel_ext_leduc`` game.
+
+  Args:
+    game: the game.
+    limit: the size limit the engine admitted the game with.
+
+  Returns:
+    (arrays, keys), as
+    :func:`~spiel_ext.games.card_tree.build_card_game_tree` returns them.
 
   Raises:
     ValueError: the tree is above ``limit``.

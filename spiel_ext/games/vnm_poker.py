@@ -56,7 +56,15 @@ _GAME_TYPE = poker_game_type(_NAME, "Von Neumann-Morgenstern poker "
 
 @dataclasses.dataclass(frozen=True)
 class VnmRules:
-  """The parameters (plain data that state clones share)."""
+  """The parameters (plain data that state clones share).
+
+  Attributes:
+    hands: N, the number of hands, >= 2.
+    ante: A, > 0.
+    bet: B, > 0.
+    raise_size: R, > 0 (used by the raise variant only).
+    variant: "asymmetric" or "raise".
+  """
   hands: int
   ante: float
   bet: float
@@ -66,6 +74,13 @@ class VnmRules:
   @classmethod
   def from_parameters(cls, params: dict) -> "VnmRules":
     """Validated rules from pyspiel's parameter dict.
+
+    Args:
+      params: {parameter name: value} as pyspiel passes it (a missing
+        parameter takes its default; None for all defaults).
+
+    Returns:
+      The rules.
 
     Raises:
       ValueError: a parameter outside its accepted values (named).
@@ -84,6 +99,7 @@ class VnmRules:
 
   @property
   def max_turns(self) -> int:
+    """The most decisions in one game: 4 for "raise", 2 for "asymmetric"."""
     return 4 if self.variant == "raise" else 2
 
 
@@ -112,9 +128,27 @@ class VnmPokerGame(pyspiel.Game):
     super().__init__(_GAME_TYPE, info, params or {})
 
   def new_initial_state(self):
+    """The start of a game: the deal of the hands.
+
+    Returns:
+      A new :class:`VnmPokerState`.
+    """
     return VnmPokerState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
+    """An observer of this game's states (OpenSpiel's observation API).
+
+    Args:
+      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+        default observation.
+      params: observation parameters; none are supported.
+
+    Returns:
+      A new :class:`VnmObserver`.
+
+    Raises:
+      ValueError: ``params`` is not empty.
+    """
     return VnmObserver(self.rules, iig_obs_type, params)
 
 
@@ -128,7 +162,11 @@ _LETTER_ACTIONS = {"k": CALL, "c": CALL, "b": RAISE, "r": RAISE, "f": FOLD}
 
 
 class VnmPokerState(pyspiel.State):
-  """A vN&M poker state: hands and the betting string."""
+  """A vN&M poker state: hands and the betting string.
+
+  Args:
+    game: the game; the state starts at the deal of the hands.
+  """
 
   def __init__(self, game: VnmPokerGame):
     super().__init__(game)
@@ -137,6 +175,12 @@ class VnmPokerState(pyspiel.State):
     self.betting = ""
 
   def current_player(self):
+    """Who acts next.
+
+    Returns:
+      The seat to act, ``pyspiel.PlayerId.CHANCE`` at a deal or
+      ``pyspiel.PlayerId.TERMINAL`` once the game is over.
+    """
     if len(self.hands) < 2:
       return pyspiel.PlayerId.CHANCE
     if self._payoff() is not None:
@@ -145,6 +189,12 @@ class VnmPokerState(pyspiel.State):
     return 0 if self.betting in ("", "kb", "br") else 1
 
   def chance_outcomes(self):
+    """The outcomes of the chance node.
+
+    Returns:
+      [(outcome, probability)]: each hand 0..N - 1 (named 1..N), probability
+      1/N.
+    """
     probability = 1.0 / self._rules.hands
     return [(hand, probability) for hand in range(self._rules.hands)]
 
@@ -178,7 +228,11 @@ class VnmPokerState(pyspiel.State):
 
   def contributions(self) -> list[float]:
     """Chips each player has put in (the ante, then bets and calls; the
-    player at turn t of the betting string is t % 2)."""
+    player at turn t of the betting string is t % 2).
+
+    Returns:
+      [2] chips each player has put in.
+    """
     rules = self._rules
     contribution = [rules.ante, rules.ante]
     stake = rules.ante
@@ -195,9 +249,20 @@ class VnmPokerState(pyspiel.State):
     return float(np.sign(self.hands[0] - self.hands[1]))
 
   def is_terminal(self):
+    """Whether the game is over.
+
+    Returns:
+      True once the betting string ends the game.
+    """
     return len(self.hands) == 2 and self._payoff() is not None
 
   def returns(self):
+    """Each player's payoff.
+
+    Returns:
+      [2] payoffs to P1 and P2 (module docstring), zero-sum; [0, 0]
+      before the end.
+    """
     if not self.is_terminal():
       return [0.0, 0.0]
     payoff = self._payoff()
@@ -219,13 +284,30 @@ class VnmPokerState(pyspiel.State):
 
 
 class VnmObserver(Observer):
-  """Strings and tensors of a vN&M state (layout: module docstring)."""
+  """Strings and tensors of a vN&M state (layout: module docstring).
+
+  Args:
+    rules: the game's rules.
+    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+      default observation (imperfect recall, public and own private info).
+    params: observation parameters; none are supported.
+
+  Raises:
+    ValueError: ``params`` is not empty.
+  """
 
   def __init__(self, rules: VnmRules, iig_obs_type=None, params=None):
     self._rules = rules
     super().__init__(iig_obs_type, params)
 
   def pieces(self):
+    """The tensor's pieces for this observation type (layout: module
+    docstring).
+
+    Returns:
+      [(name, shape)]: "player", the private hand(s), and with public
+      information "betting" (perfect recall) or "pot_contribution".
+    """
     hands = self._rules.hands
     pieces = self.private_pieces(2, "private_hand", hands)
     if self.public:
@@ -236,6 +318,12 @@ class VnmObserver(Observer):
     return pieces
 
   def fill(self, state, player):
+    """Writes the observation into the zeroed views of ``dict``.
+
+    Args:
+      state: a :class:`VnmPokerState`.
+      player: the observing seat.
+    """
     self.fill_private(player, "private_hand", state.hands)
     views = self.dict
     if "betting" in views:
@@ -245,6 +333,16 @@ class VnmObserver(Observer):
       views["pot_contribution"][:] = state.contributions()
 
   def string_from(self, state, player):
+    """The observation as a string (see the module docstring).
+
+    Args:
+      state: a :class:`VnmPokerState`.
+      player: the observing seat.
+
+    Returns:
+      The information-state string with perfect recall, else the
+      observation string.
+    """
     hands = self._rules.hands
     text = f"P{player + 1}"
     if self.private == PrivateInfo.SINGLE_PLAYER and len(state.hands) > player:

@@ -43,6 +43,15 @@ class VnmCards(CardRules):
                             (1, rules.hands + 1))
 
   def showdown_players(self, state: pyspiel.State) -> list[int]:
+    """The players still in at a terminal template state (see
+    :meth:`CardRules.showdown_players`).
+
+    Args:
+      state: a terminal VnmPokerState of the betting template.
+
+    Returns:
+      The seats, in increasing order.
+    """
     betting = state.betting
     if betting.endswith("f"):
       # The player at turn t of the betting string is t % 2.
@@ -51,12 +60,34 @@ class VnmCards(CardRules):
 
   def payoffs(self, state: pyspiel.State,
               winners: tuple[int, ...]) -> list[float]:
+    """The returns when ``winners`` win (see :meth:`CardRules.payoffs`).
+
+    Args:
+      state: a terminal VnmPokerState of the betting template (modified).
+      winners: the seats that win, a non-empty subset of
+        :meth:`showdown_players`.
+
+    Returns:
+      [2] returns, as ``state.returns()`` gives them.
+    """
     # The state's own returns, with hands that make this result.
     state.hands = list(_SHOWDOWN_HANDS[winners])
     return state.returns()
 
   def infoset_key(self, state: pyspiel.State, player: int, card: int,
                   public: int | None) -> str:
+    """``player``'s infostate string with these cards (see
+    :meth:`CardRules.infoset_key`).
+
+    Args:
+      state: a decision VnmPokerState of the betting template (modified).
+      player: the acting seat.
+      card: ``player``'s hand, 0..hands - 1.
+      public: unused (the game has no public card).
+
+    Returns:
+      The information-state string.
+    """
     state.hands[player] = card
     return state.information_state_string(player)
 
@@ -64,6 +95,14 @@ class VnmCards(CardRules):
 def build_vnm_poker_tree(game: VnmPokerGame, limit: SizeLimit
                          ) -> tuple[dict[str, np.ndarray], list[str]]:
   """The arrays and infoset keys of a ``spiel_ext_vnm_poker`` game.
+
+  Args:
+    game: the game.
+    limit: the size limit the engine admitted the game with.
+
+  Returns:
+    (arrays, keys), as
+    :func:`~spiel_ext.games.card_tree.build_card_game_tree` returns them.
 
   Raises:
     ValueError: the tree is above ``limit``.

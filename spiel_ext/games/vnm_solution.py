@@ -92,6 +92,13 @@ def asymmetric_solution(bet: float = 2.0, ante: float = 1.0
                         ) -> AsymmetricSolution:
   """The continuous solution of the asymmetric game (ante A, bet B).
 
+  Args:
+    bet: B, a finite number > 0.
+    ante: A, a finite number > 0.
+
+  Returns:
+    The thresholds a, b, c and the value to player 1.
+
   Raises:
     ValueError: ``bet`` or ``ante`` not a finite number > 0.
   """
@@ -104,6 +111,11 @@ def asymmetric_solution(bet: float = 2.0, ante: float = 1.0
 def check_raise_sizes(ante: float, bet: float, raise_size: float) -> None:
   """The raise variant's closed form is known for A : B : R = 1 : 2 : 2.
 
+  Args:
+    ante: A.
+    bet: B.
+    raise_size: R.
+
   Raises:
     ValueError: other proportions, naming the three parameters.
   """
@@ -115,13 +127,28 @@ def check_raise_sizes(ante: float, bet: float, raise_size: float) -> None:
 
 
 def hand_strengths(hands: int) -> np.ndarray:
-  """x = (h - 1/2) / N for hands h = 1..N."""
+  """x = (h - 1/2) / N for hands h = 1..N.
+
+  Args:
+    hands: N, the number of hands.
+
+  Returns:
+    [N] strengths in (0, 1), hand 1 first.
+  """
   return (np.arange(1, hands + 1) - 0.5) / hands
 
 
 def raise_sequence_masses(panel: str) -> dict[str, float]:
   """{sequence: share of hands} of the continuous raise-variant solution
-  for one panel of :data:`RAISE_INTERVALS` (fixed along the continuum)."""
+  for one panel of :data:`RAISE_INTERVALS` (fixed along the continuum).
+
+  Args:
+    panel: "P1", "P2 after check" or "P2 facing bet".
+
+  Returns:
+    {sequence: share of hands in [0, 1]}, every sequence of the panel, the
+    shares adding to 1.
+  """
   masses = {sequence: F(0) for sequence in RAISE_SEQUENCES[panel]}
   for start, end, sequence in RAISE_INTERVALS[panel]:
     masses[sequence] += end - start
@@ -130,7 +157,15 @@ def raise_sequence_masses(panel: str) -> dict[str, float]:
 
 def raise_sequence_at(panel: str, strength: float) -> str:
   """The sequence the continuous solution plays at ``strength`` (one
-  member of the continuum for player 1: the layout of RAISE_INTERVALS)."""
+  member of the continuum for player 1: the layout of RAISE_INTERVALS).
+
+  Args:
+    panel: "P1", "P2 after check" or "P2 facing bet".
+    strength: a hand strength in [0, 1].
+
+  Returns:
+    The sequence's name, such as "check-raise".
+  """
   for start, end, sequence in RAISE_INTERVALS[panel]:
     if start <= strength < end:
       return sequence
@@ -138,12 +173,26 @@ def raise_sequence_at(panel: str, strength: float) -> str:
 
 
 def raise_thresholds(panel: str) -> list[float]:
-  """The interior interval boundaries of one panel."""
+  """The interior interval boundaries of one panel.
+
+  Args:
+    panel: "P1", "P2 after check" or "P2 facing bet".
+
+  Returns:
+    The boundaries in increasing order, as floats.
+  """
   return [float(end) for _, end, _ in RAISE_INTERVALS[panel][:-1]]
 
 
 def asymmetric_thresholds(solution: AsymmetricSolution
                           ) -> dict[str, list[float]]:
-  """{panel: thresholds}: player 1's a and b, player 2's c."""
+  """{panel: thresholds}: player 1's a and b, player 2's c.
+
+  Args:
+    solution: an :func:`asymmetric_solution`.
+
+  Returns:
+    {"P1": [a, b], "P2": [c]}.
+  """
   return {"P1": [solution.bluff_below, solution.value_bet_above],
           "P2": [solution.call_above]}

@@ -130,15 +130,37 @@ class UnknownEnvGame(pyspiel.Game):
                      info, params or {})
 
   def new_initial_state(self):
+    """The start of a game: the base game's root.
+
+    Returns:
+      A new :class:`UnknownEnvState`.
+    """
     return UnknownEnvState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
+    """An observer of this game's states (OpenSpiel's observation API).
+
+    Args:
+      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+        default observation.
+      params: observation parameters; none are supported.
+
+    Returns:
+      A new :class:`~spiel_ext.games.unknown_env.observer.UnknownEnvObserver`.
+
+    Raises:
+      ValueError: ``params`` is not empty.
+    """
     return UnknownEnvObserver(self.base_tree.game, iig_obs_type, params)
 
 
 class UnknownEnvState(pyspiel.State):
   """A base-tree history (``node``) plus, after a base terminal, the drawn
-  reward."""
+  reward.
+
+  Args:
+    game: the game; the state starts at the base game's root.
+  """
 
   def __init__(self, game: UnknownEnvGame):
     super().__init__(game)
@@ -166,12 +188,26 @@ class UnknownEnvState(pyspiel.State):
     return bool(self.shared.tree.is_terminal[self.node])
 
   def current_player(self):
+    """Who acts next.
+
+    Returns:
+      The base game's player at this node (``pyspiel.PlayerId.CHANCE`` at
+      its chance nodes), ``pyspiel.PlayerId.CHANCE`` at a base terminal
+      whose reward is not drawn yet, ``pyspiel.PlayerId.TERMINAL`` after.
+    """
     if self._at_base_terminal():
       return (pyspiel.PlayerId.TERMINAL if self.reward is not None else
               pyspiel.PlayerId.CHANCE)
     return int(self.shared.tree.node_player[self.node])
 
   def chance_outcomes(self):
+    """The outcomes of the chance node.
+
+    Returns:
+      [(outcome, probability)]: at a base chance node each action with
+      its hidden probability c*; at a base terminal (LOSS, p(z)) and
+      (WIN, 1 - p(z)).
+    """
     hidden = self.shared.hidden
     if self._at_base_terminal():
       loss = float(hidden.loss_prob[self.node])
@@ -191,9 +227,20 @@ class UnknownEnvState(pyspiel.State):
       self._base.state.apply_action(action)
 
   def is_terminal(self):
+    """Whether the game is over.
+
+    Returns:
+      True once the reward is drawn.
+    """
     return self.reward is not None
 
   def returns(self):
+    """Each player's payoff.
+
+    Returns:
+      [reward, -reward], player 0's drawn reward +-1; [0, 0] before
+      the draw.
+    """
     if self.reward is None:
       return [0.0, 0.0]
     return [self.reward, -self.reward]

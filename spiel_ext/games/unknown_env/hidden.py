@@ -28,7 +28,12 @@ class HiddenParameters:
   """c* and p on the base tree: chance_prob[h] is the hidden probability of
   the edge into h from a chance node (1 elsewhere); loss_prob[z] = p(z) at
   terminals (0 elsewhere), player 0's probability of receiving -1 (its
-  expected reward there is r(z) = 1 - 2 p(z))."""
+  expected reward there is r(z) = 1 - 2 p(z)).
+
+  Attributes:
+    chance_prob: [num_histories] c*, the hidden chance probabilities.
+    loss_prob: [num_histories] p, player 0's loss probabilities.
+  """
   chance_prob: np.ndarray
   loss_prob: np.ndarray
 
@@ -47,6 +52,9 @@ class HiddenParameters:
       tree: the compiled base game.
       env_seed: the instance (an integer >= 0).
       chance: "game" or "dirichlet" (see CHANCE_MODELS).
+
+    Returns:
+      The hidden parameters of the instance.
 
     Raises:
       ValueError: ``chance`` is not one of CHANCE_MODELS.
@@ -71,6 +79,12 @@ class HiddenParameters:
 def base_tree_for(game: str | dict) -> GameTree:
   """The compiled base game (a game string, or the parameter dict pyspiel
   passes for ``game=name(...)``).
+
+  Args:
+    game: a two-player game's string, or {"name": name, parameter: value}.
+
+  Returns:
+    The base game's compiled tree.
 
   Raises:
     ValueError: the base game cannot be loaded or compiled, or does not

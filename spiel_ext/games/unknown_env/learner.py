@@ -30,12 +30,18 @@ __all__ = ["Environment", "Episode"]
 class Episode:
   """One played episode: the base-tree histories from the root to the
   terminal (so every chance outcome and action is visible) and player 0's
-  sampled reward."""
+  sampled reward.
+
+  Attributes:
+    histories: the base-tree histories visited, the root (0) first.
+    reward: player 0's reward, -1.0 or +1.0 (player 1 gets the opposite).
+  """
   histories: list[int]
   reward: float
 
   @property
   def terminal(self) -> int:
+    """The base-tree terminal history the episode ended at."""
     return self.histories[-1]
 
 

@@ -22,6 +22,15 @@ class UnknownEnvObserver(Observer):
 
   Tensors come from the base game's observer for the same observation type
   and keep its named pieces; a ``drawn_reward`` piece [2] follows.
+
+  Args:
+    base_game: the base pyspiel game.
+    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+      default observation (imperfect recall, public and own private info).
+    params: observation parameters; none are supported.
+
+  Raises:
+    ValueError: ``params`` is not empty.
   """
 
   def __init__(self, base_game: pyspiel.Game, iig_obs_type=None,
@@ -39,6 +48,13 @@ class UnknownEnvObserver(Observer):
     super().__init__(iig_obs_type, params)
 
   def pieces(self):
+    """The tensor's pieces: the base observer's, then ``drawn_reward``.
+
+    Returns:
+      [(name, shape)]: the base observer's named pieces (or one "base"
+      piece where they do not cover its tensor, none where it has no
+      tensor), then ("drawn_reward", (2,)).
+    """
     base_tensor = getattr(self._base_observer, "tensor", None)
     if base_tensor is None:
       self._tensor_problem = (self._tensor_problem or
@@ -51,6 +67,16 @@ class UnknownEnvObserver(Observer):
     return pieces + [("drawn_reward", (2,))]
 
   def fill(self, state, player):
+    """Writes the base game's tensor and the drawn reward.
+
+    Args:
+      state: an :class:`~spiel_ext.games.unknown_env.game.UnknownEnvState`.
+      player: the observing seat.
+
+    Raises:
+      ValueError: the base game provides no tensor for this observation
+        type.
+    """
     if self._tensor_problem:
       raise ValueError(f"{NAME}: the base game {self._base_game} provides no "
                        f"tensor for this observation type "
@@ -62,6 +88,19 @@ class UnknownEnvObserver(Observer):
       self.dict["drawn_reward"][LOSS if state.reward < 0 else WIN] = 1
 
   def string_from(self, state, player):
+    """The base game's string, then `` reward +1`` / `` reward -1`` once
+    the reward is drawn.
+
+    Args:
+      state: an :class:`~spiel_ext.games.unknown_env.game.UnknownEnvState`.
+      player: the observing seat.
+
+    Returns:
+      The string.
+
+    Raises:
+      ValueError: the base game has no observer for this observation type.
+    """
     base = state.base_state
     if self.private == PrivateInfo.SINGLE_PLAYER and self.public:
       text = (base.information_state_string(player) if self.perfect_recall

@@ -25,7 +25,16 @@ CHANCE_MODELS = ("game", "dirichlet")
 def game_type(information_state_tensor: bool = True,
               observation_tensor: bool = True) -> pyspiel.GameType:
   """The GameType of ``spiel_ext_unknown_env`` (tensors as the base game's
-  when given)."""
+  when given).
+
+  Args:
+    information_state_tensor: whether states provide information-state
+      tensors.
+    observation_tensor: whether states provide observation tensors.
+
+  Returns:
+    The pyspiel.GameType.
+  """
   return poker_game_type(NAME, "Unknown-environment game (spiel_ext)",
                          DEFAULTS,
                          information_state_tensor=information_state_tensor,
@@ -33,7 +42,17 @@ def game_type(information_state_tensor: bool = True,
 
 
 def check_chance_model(chance: object) -> str:
-  """``chance`` if it is one of CHANCE_MODELS; ValueError naming it else."""
+  """``chance`` if it is one of CHANCE_MODELS; ValueError naming it else.
+
+  Args:
+    chance: the chance model to check.
+
+  Returns:
+    ``chance``, "game" or "dirichlet".
+
+  Raises:
+    ValueError: ``chance`` is not one of CHANCE_MODELS.
+  """
   if not isinstance(chance, str) or chance not in CHANCE_MODELS:
     raise ValueError(f"{NAME}: chance must be one of {list(CHANCE_MODELS)}; "
                      f"got {chance!r}.")
@@ -44,6 +63,14 @@ def true_game_string(game: str, env_seed: int, chance: str = "game") -> str:
   """``spiel_ext_unknown_env(game=...,env_seed=...)`` for a base game string
   (pyspiel needs the nested game in parentheses: ``kuhn_poker()``), with
   ``,chance=dirichlet`` appended unless ``chance`` is the default "game".
+
+  Args:
+    game: the base game's string, such as "kuhn_poker" or "leduc_poker()".
+    env_seed: the instance, an integer.
+    chance: "game" or "dirichlet" (see CHANCE_MODELS).
+
+  Returns:
+    The game string.
 
   Raises:
     ValueError: ``chance`` is not one of CHANCE_MODELS.

@@ -43,6 +43,15 @@ def build_unknown_env_tree(game: UnknownEnvGame, limit: SizeLimit
                            ) -> tuple[dict[str, np.ndarray], list[str]] | None:
   """The arrays and infoset keys of a ``spiel_ext_unknown_env`` game.
 
+  Args:
+    game: the game (its base tree and hidden parameters already made).
+    limit: the size limit the engine admitted the game with.
+
+  Returns:
+    (arrays, keys): the compiled arrays by name and the infostate string of
+    every infoset row; None for a base game without information-state
+    strings (the engine's walk then refuses the game).
+
   Raises:
     ValueError: the tree is above ``limit``.
   """
