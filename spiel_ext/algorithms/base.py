@@ -56,7 +56,13 @@ from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
 def set_field(config: Any, name: str, value: Any) -> None:
   """Stores a checked, normalised value in a frozen config (for
-  ``__post_init__``)."""
+  ``__post_init__``).
+
+  Args:
+    config: the frozen config dataclass.
+    name: the field's name.
+    value: the value to store.
+  """
   object.__setattr__(config, name, value)
 
 
@@ -95,14 +101,32 @@ class SolverConfig:
         for field in dataclasses.fields(self)))
 
   def replace(self, **changes: Any) -> "SolverConfig":
-    """A copy with ``changes`` (checked again)."""
+    """A copy with ``changes`` (checked again).
+
+    Args:
+      changes: {field name: new value}.
+
+    Returns:
+      A new config of the same class.
+
+    Raises:
+      TypeError: a keyword naming no field, or a value of the wrong type.
+      ValueError: a value out of range.
+    """
     return dataclasses.replace(self, **changes)
 
 
 def constructor_signature(cls: type) -> inspect.Signature:
   """``(game, <OpenSpiel's positional arguments>, config=None, *,
   <the config's fields>)``: what the constructor accepts, for
-  ``inspect.signature`` and ``help``."""
+  ``inspect.signature`` and ``help``.
+
+  Args:
+    cls: a :class:`Solver` subclass (its ``Config`` and ``_POSITIONAL``).
+
+  Returns:
+    The signature, with the config's defaults.
+  """
   positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
   keyword = inspect.Parameter.KEYWORD_ONLY
   fields = {field.name: field for field in dataclasses.fields(cls.Config)}
@@ -261,6 +285,7 @@ class Solver:
 
   @property
   def game(self) -> pyspiel.Game:
+    """The pyspiel game the solver runs on."""
     return self._game
 
   @property
@@ -274,7 +299,11 @@ class Solver:
     return self._iteration
 
   def progress(self) -> Progress:
-    """Iterations completed (a solver plays no episodes)."""
+    """Iterations completed (a solver plays no episodes).
+
+    Returns:
+      ``Progress(iteration_count, None)``.
+    """
     return Progress(self._iteration, None)
 
   @property
@@ -302,32 +331,58 @@ class Solver:
 
   def current_policy(self) -> TabularPolicy:
     """The current strategy profile: the same TabularPolicy on every call,
-    updated in place by each iteration (as OpenSpiel's CFR)."""
+    updated in place by each iteration (as OpenSpiel's CFR).
+
+    Returns:
+      The policy, sharing the solver's current-strategy array.
+    """
     if self._current_policy is None:
       self._current_policy = to_tabular_policy(
           self._tree, getattr(self, self._CURRENT_ARRAY), copy=False)
     return self._current_policy
 
   def average_policy(self) -> TabularPolicy:
-    """The average strategy profile, as a fresh TabularPolicy."""
+    """The average strategy profile, as a fresh TabularPolicy.
+
+    Returns:
+      A new policy holding :meth:`average_strategy`.
+    """
     return to_tabular_policy(self._tree, self.average_strategy(), copy=False)
 
   def tabular_current_policy(self) -> pyspiel.TabularPolicy:
     """The current profile as a ``pyspiel.TabularPolicy`` (a copy), as
-    OpenSpiel's C++ ``CFRSolver.tabular_current_policy()``."""
+    OpenSpiel's C++ ``CFRSolver.tabular_current_policy()``.
+
+    Returns:
+      A new pyspiel.TabularPolicy {infostate key: [(action, prob)]} over
+      each infoset's legal actions.
+    """
     return pyspiel.TabularPolicy(dict(self.current_policy().items()))
 
   def tabular_average_policy(self) -> pyspiel.TabularPolicy:
     """The average profile as a ``pyspiel.TabularPolicy``, as OpenSpiel's
-    C++ ``CFRSolver.tabular_average_policy()``."""
+    C++ ``CFRSolver.tabular_average_policy()``.
+
+    Returns:
+      A new pyspiel.TabularPolicy {infostate key: [(action, prob)]} over
+      each infoset's legal actions.
+    """
     return pyspiel.TabularPolicy(dict(self.average_policy().items()))
 
   def current_strategy(self) -> np.ndarray:
-    """The current strategy as a [infosets, actions] array (a copy)."""
+    """The current strategy as a [infosets, actions] array (a copy).
+
+    Returns:
+      A new [num_infosets, num_distinct_actions] array.
+    """
     return getattr(self, self._CURRENT_ARRAY).copy()
 
   def average_strategy(self) -> np.ndarray:
-    """The average strategy as a [infosets, actions] array (a new array)."""
+    """The average strategy as a [infosets, actions] array (a new array).
+
+    Returns:
+      A new [num_infosets, num_distinct_actions] array.
+    """
     raise NotImplementedError
 
   def _normalised_average(self, numerator: np.ndarray,
@@ -371,7 +426,12 @@ class Solver:
   def state_dict(self) -> dict[str, Any]:
     """Everything needed to resume, as plain data: the format version, the
     class, the game, the config, the arrays (copies), the iteration and the
-    generator's state."""
+    generator's state.
+
+    Returns:
+      {"version", "solver", "game", "config", "iteration", "rng_state",
+      and one numpy array per state array}.
+    """
     state = {
         "version": STATE_VERSION,
         "solver": type(self).__name__,
@@ -388,6 +448,9 @@ class Solver:
     """Restores a :meth:`state_dict` of a solver of this class, game and
     config (the seed may differ: the generator's state is restored), in
     place: policies returned by :meth:`current_policy` follow.
+
+    Args:
+      state: a :meth:`state_dict`.
 
     Raises:
       ValueError: a state of another format version, class, game or
@@ -435,6 +498,12 @@ class Solver:
     """The solver a :meth:`state_dict` describes, built from its game and
     config and given its state (``Solver.from_state_dict`` finds the class
     by name).
+
+    Args:
+      state: a :meth:`state_dict`.
+
+    Returns:
+      The solver (of the class the state names), with the state loaded.
 
     Raises:
       ValueError: a state of another format version, or of a class that is

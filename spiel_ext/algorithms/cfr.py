@@ -77,6 +77,11 @@ class RegretMatchingConfig(SolverConfig):
     check_regret_options(self)
 
   def rules(self) -> Rules:
+    """The variant's three rules (each variant's config says which).
+
+    Returns:
+      (regret rule, averaging rule, strategy rule).
+    """
     raise NotImplementedError
 
 
@@ -89,6 +94,12 @@ class CFRConfig(RegretMatchingConfig):
   """
 
   def rules(self) -> Rules:
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule): ``PlainRegrets()``,
+      ``PowerAveraging(0.0)``, ``RegretMatching()``.
+    """
     return PlainRegrets(), PowerAveraging(0.0), RegretMatching()
 
 
@@ -101,6 +112,12 @@ class CFRPlusConfig(RegretMatchingConfig):
   """
 
   def rules(self) -> Rules:
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule): ``PlusRegrets()``,
+      ``PowerAveraging(1.0)``, ``RegretMatching()``.
+    """
     return PlusRegrets(), PowerAveraging(1.0), RegretMatching()
 
 
@@ -113,6 +130,12 @@ class LCFRConfig(RegretMatchingConfig):
   """
 
   def rules(self) -> Rules:
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule): ``DiscountedRegrets(1.0,
+      1.0)``, ``PowerAveraging(1.0)``, ``RegretMatching()``.
+    """
     return DiscountedRegrets(1.0, 1.0), PowerAveraging(1.0), RegretMatching()
 
 
@@ -146,6 +169,12 @@ class DCFRConfig(SolverConfig):
     check_regret_options(self)
 
   def rules(self) -> Rules:
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule): ``DiscountedRegrets(alpha,
+      beta)``, ``PowerAveraging(gamma)``, ``RegretMatching()``.
+    """
     return (DiscountedRegrets(self.alpha, self.beta),
             PowerAveraging(self.gamma), RegretMatching())
 

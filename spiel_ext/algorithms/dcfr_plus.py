@@ -44,13 +44,25 @@ from spiel_ext.algorithms.regret_rules import (MAX_GAMMA, PowerAveraging,
 @plain_data
 @dataclasses.dataclass(frozen=True)
 class DiscountedPlusRegrets:
-  """R_t = [R_{t-1} (t-1)^alpha / ((t-1)^alpha + offset) + r_t]^+."""
+  """R_t = [R_{t-1} (t-1)^alpha / ((t-1)^alpha + offset) + r_t]^+.
+
+  Attributes:
+    alpha: the discount's exponent.
+    offset: the discount's offset, > 0 (1: the paper's formula).
+  """
 
   alpha: float
   offset: float = 1.0
 
   def update(self, cumulative_regret: np.ndarray,
              context: UpdateContext) -> None:
+    """R <- [d_{t-1} R + r_t]^+, in place.
+
+    Args:
+      cumulative_regret: R on the player's rows, [rows, actions].
+      context: the player's
+        :class:`~spiel_ext.algorithms.regret_rules.UpdateContext`.
+    """
     discount_and_add(cumulative_regret,
                      discount_factor(context.t - 1, self.alpha, self.offset),
                      context.instant_regret, True)
@@ -62,7 +74,16 @@ class DCFRPlusConfig(RegretMatchingConfig):
   ``gamma`` in [0, 1000] (default 4), ``discount_offset`` > 0 (default 1,
   the paper's; 1.5 is the authors' DCFR+ code), and the options every
   regret-matching variant has (alternating_updates, random_init,
-  init_scale, seed)."""
+  init_scale, seed).
+
+  Attributes:
+    alpha: the regrets' discount exponent, in [0, 1000] (default 1.5).
+    gamma: the average's weight exponent, in [0, 1000] (default 4).
+    discount_offset: the discount's offset, in (0, 1e6] (default 1).
+    alternating_updates, random_init, init_scale, seed: the options every
+      regret-matching variant has (see
+      :class:`~spiel_ext.algorithms.cfr.RegretMatchingConfig`).
+  """
 
   alpha: float = 1.5
   gamma: float = 4.0
@@ -77,6 +98,13 @@ class DCFRPlusConfig(RegretMatchingConfig):
     super().__post_init__()
 
   def rules(self):
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule):
+      ``DiscountedPlusRegrets(alpha, discount_offset)``,
+      ``PowerAveraging(gamma)``, ``RegretMatching()``.
+    """
     return (DiscountedPlusRegrets(self.alpha, self.discount_offset),
             PowerAveraging(self.gamma), RegretMatching())
 
@@ -85,7 +113,16 @@ class DCFRPlusConfig(RegretMatchingConfig):
 class PDCFRPlusConfig(RegretMatchingConfig):
   """PDCFR+'s hyperparameters: ``alpha`` in [0, 1000] (default 2.3),
   ``gamma`` in [0, 1000] (default 5), and the options every regret-matching
-  variant has."""
+  variant has.
+
+  Attributes:
+    alpha: the regrets' and the prediction's discount exponent, in
+      [0, 1000] (default 2.3).
+    gamma: the average's weight exponent, in [0, 1000] (default 5).
+    alternating_updates, random_init, init_scale, seed: the options every
+      regret-matching variant has (see
+      :class:`~spiel_ext.algorithms.cfr.RegretMatchingConfig`).
+  """
 
   alpha: float = 2.3
   gamma: float = 5.0
@@ -96,6 +133,13 @@ class PDCFRPlusConfig(RegretMatchingConfig):
     super().__post_init__()
 
   def rules(self):
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule):
+      ``DiscountedPlusRegrets(alpha)``, ``PowerAveraging(gamma)``,
+      ``PredictiveRegretMatching(alpha)``.
+    """
     return (DiscountedPlusRegrets(self.alpha), PowerAveraging(self.gamma),
             PredictiveRegretMatching(self.alpha))
 

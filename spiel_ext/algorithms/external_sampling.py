@@ -71,6 +71,12 @@ def average_type_name(value: Any) -> str:
   ``external_sampling_mccfr.AverageType`` / ``pyspiel.MCCFRAverageType``
   members SIMPLE and FULL.
 
+  Args:
+    value: the ``average_type`` to read.
+
+  Returns:
+    "simple" or "full".
+
   Raises:
     ValueError: naming ``average_type`` and the accepted values.
   """
@@ -286,6 +292,9 @@ class ExternalSamplingSolver(Solver):
     """Restores a :meth:`state_dict` (see :meth:`Solver.load_state_dict`),
     the generator's undrawn uniforms included.
 
+    Args:
+      state: a :meth:`state_dict` of this class, game and config.
+
     Raises:
       ValueError: as :meth:`Solver.load_state_dict`, or a block index
         outside the checkpoint's uniforms.
@@ -303,5 +312,12 @@ class ExternalSamplingSolver(Solver):
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:
     """Normalised cumulative policy; uniform where nothing was accumulated
-    (as OpenSpiel's average policy at infosets never sampled)."""
+    (as OpenSpiel's average policy at infosets never sampled).
+
+    Returns:
+      A new [num_infosets, num_distinct_actions] array.
+
+    Raises:
+      RuntimeError: the cumulative policy holds NaN or infinite entries.
+    """
     return self._normalised_average(self.cumulative_policy)

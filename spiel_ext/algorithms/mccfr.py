@@ -98,6 +98,13 @@ class ChanceSampledCFRConfig(SolverConfig):
     check_regret_options(self)
 
   def rules(self) -> tuple[RegretRule, AveragingRule, StrategyRule]:
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule): ``PlainRegrets()``,
+      ``PowerAveraging(1.0)`` (or ``0.0`` without linear averaging),
+      ``RegretMatching()``.
+    """
     return (PlainRegrets(),
             PowerAveraging(1.0 if self.linear_averaging else 0.0),
             RegretMatching())

@@ -274,7 +274,17 @@ class MMDSolver(Solver):
   def payoff_gradient(self, player: int) -> np.ndarray:
     """G_i: the gradient of ``player``'s sequence-form payoff at the
     current profile, on the player's rows ([player rows, actions]; the
-    empty sequence left out)."""
+    empty sequence left out).
+
+    Args:
+      player: 0 or 1.
+
+    Returns:
+      A new [player rows, num_distinct_actions] array.
+
+    Raises:
+      ValueError: ``player`` is not a player of the game.
+    """
     tree = self._tree
     tree.check_player(player)
     rows = tree.player_rows[player]
@@ -300,7 +310,11 @@ class MMDSolver(Solver):
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:
     """The average sequence form as a behavioural strategy, [infosets,
-    actions]; uniform where its weight is 0."""
+    actions]; uniform where its weight is 0.
+
+    Returns:
+      A new [num_infosets, num_distinct_actions] array.
+    """
     totals = self.average_sequence.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
       average = self.average_sequence / totals
@@ -311,6 +325,9 @@ class MMDSolver(Solver):
     iterate (OpenSpiel's ``get_gap()``): sum over the players of
     max_x' [u_i(x', x_{-i}) - alpha psi(x')] - [u_i(x) - alpha psi(x_i)],
     0 exactly at the alpha-QRE.
+
+    Returns:
+      The gap, a float (>= 0 up to rounding).
 
     Raises:
       ValueError: alpha = 0 (the regularised game is the game itself).
@@ -341,14 +358,29 @@ class MMDSolver(Solver):
     self.evaluate_and_update_policy()
 
   def get_policies(self) -> TabularPolicy:
-    """The last iterate as a fresh TabularPolicy (OpenSpiel's name)."""
+    """The last iterate as a fresh TabularPolicy (OpenSpiel's name).
+
+    Returns:
+      A new policy holding a copy of the current strategy.
+    """
     return to_tabular_policy(self._tree, self._current, copy=True)
 
   def get_avg_policies(self) -> TabularPolicy:
-    """Alias of :meth:`average_policy` (OpenSpiel's name)."""
+    """Alias of :meth:`average_policy` (OpenSpiel's name).
+
+    Returns:
+      The average policy, a fresh TabularPolicy.
+    """
     return self.average_policy()
 
   def get_gap(self) -> float:
-    """Alias of :meth:`gap` (OpenSpiel's name)."""
+    """Alias of :meth:`gap` (OpenSpiel's name).
+
+    Returns:
+      The gap, a float.
+
+    Raises:
+      ValueError: alpha = 0.
+    """
     return self.gap()
 

@@ -96,6 +96,7 @@ class _OpenSpielAdapter:
 
   @property
   def game(self) -> pyspiel.Game:
+    """The pyspiel game the solver runs on."""
     return self._game
 
   @property
@@ -135,7 +136,18 @@ class _OpenSpielAdapter:
 
   @classmethod
   def from_state_dict(cls, state: dict[str, Any]) -> Any:
-    """The adapter a :meth:`state_dict` describes."""
+    """The adapter a :meth:`state_dict` describes.
+
+    Args:
+      state: a :meth:`state_dict` of this class.
+
+    Returns:
+      A new adapter of the state's game and config, with the state loaded.
+
+    Raises:
+      ValueError: a state of another format version, or one
+        :meth:`load_state_dict` refuses.
+    """
     check_state_version(state, cls.__name__)
     adapter = cls(state["game"], config_from_plain(
         cls.Config, state.get("config"), cls.__name__))
@@ -208,11 +220,21 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
     self._solver.evaluate_and_update_policy()
 
   def current_policy(self) -> openspiel_policy.TabularPolicy:
-    """OpenSpiel's current policy: one object, updated in place."""
+    """OpenSpiel's current policy: one object, updated in place.
+
+    Returns:
+      The wrapped solver's ``current_policy()``, an OpenSpiel
+      ``policy.TabularPolicy``.
+    """
     return self._solver.current_policy()
 
   def average_policy(self) -> openspiel_policy.TabularPolicy:
-    """The average policy, as a fresh TabularPolicy."""
+    """The average policy, as a fresh TabularPolicy.
+
+    Returns:
+      A copy of the wrapped solver's ``average_policy()``, an OpenSpiel
+      ``policy.TabularPolicy``.
+    """
     return self._solver.average_policy().__copy__()
 
   # ----------------------------------------------------------- checkpoint
@@ -233,7 +255,13 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
     """The state as plain data: the format version, class, game, config,
     iteration, the infostate keys, each node's cumulative regrets and
     policies ([infosets, actions], with masks of the entries OpenSpiel's
-    dicts hold, in legal-action order) and the current policy."""
+    dicts hold, in legal-action order) and the current policy.
+
+    Returns:
+      {"version", "solver", "game", "config", "iteration", "infostates",
+      "cumulative_regret", "cumulative_regret_present",
+      "cumulative_policy", "cumulative_policy_present", "current_policy"}.
+    """
     regret, regret_present = self._dense("cumulative_regret")
     policy, policy_present = self._dense("cumulative_policy")
     rows = [self._lookup[key] for key in self._keys]
@@ -254,6 +282,9 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
 
   def load_state_dict(self, state: dict[str, Any]) -> None:
     """Restores a :meth:`state_dict` of an adapter of this game and config.
+
+    Args:
+      state: a :meth:`state_dict`.
 
     Raises:
       ValueError: a state of another format version, class, game, config
@@ -391,13 +422,23 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
     self._iteration += 1
 
   def average_policy(self) -> TabularPolicy:
-    """The average policy, as a fresh TabularPolicy."""
+    """The average policy, as a fresh TabularPolicy.
+
+    Returns:
+      A new :class:`spiel_ext.policy.TabularPolicy` in the compiled tree's
+      layout.
+    """
     table = self._solver.tabular_average_policy().policy_table()
     return to_tabular_policy(self._tree, policy_to_array(self._tree, table),
                              copy=False)
 
   def current_policy(self) -> TabularPolicy:
-    """The current policy, as a fresh TabularPolicy (read state by state)."""
+    """The current policy, as a fresh TabularPolicy (read state by state).
+
+    Returns:
+      A new :class:`spiel_ext.policy.TabularPolicy` in the compiled tree's
+      layout.
+    """
     return to_tabular_policy(
         self._tree, policy_to_array(self._tree,
                                     self._solver.current_policy()),
@@ -406,7 +447,11 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
   # ----------------------------------------------------------- checkpoint
   def state_dict(self) -> dict[str, Any]:
     """The state as plain data: the format version, class, game, config,
-    iteration and OpenSpiel's serialization of the solver (text)."""
+    iteration and OpenSpiel's serialization of the solver (text).
+
+    Returns:
+      {"version", "solver", "game", "config", "iteration", "serialized"}.
+    """
     return {"version": STATE_VERSION, "solver": type(self).__name__,
             "game": str(self._game),
             "config": config_to_plain(self._config),
@@ -417,6 +462,9 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
     """Restores a :meth:`state_dict` of an adapter of this game and config
     (exactly; but see the class docstring: OpenSpiel's restored CFR+ does
     not continue as CFR+).
+
+    Args:
+      state: a :meth:`state_dict`.
 
     Raises:
       ValueError: a state of another format version, class, game or

@@ -38,7 +38,15 @@ AVERAGING = {"uniform": 0.0, "linear": 1.0, "quadratic": 2.0}
 @numba.njit(cache=True, nogil=True)
 def predictive_regret_matching(cumulative_regret, scale, prediction, legal,
                                out):
-  """sigma ∝ [scale R + m]^+ over legal actions; uniform where all <= 0."""
+  """sigma ∝ [scale R + m]^+ over legal actions; uniform where all <= 0.
+
+  Args:
+    cumulative_regret: R, [rows, actions].
+    scale: R's factor (1, or PDCFR+'s discount d_t).
+    prediction: m, [rows, actions].
+    legal: [rows, actions], True where an action is legal.
+    out: [rows, actions], written: the strategy.
+  """
   for row in range(cumulative_regret.shape[0]):
     total = 0.0
     count = 0
@@ -59,12 +67,24 @@ def predictive_regret_matching(cumulative_regret, scale, prediction, legal,
 class PredictiveRegretMatching:
   """sigma_{t+1} ∝ [d_t R_t + r_t]^+: the last instantaneous regret as the
   prediction; d_t = 1, or t^alpha / (t^alpha + 1) with ``alpha`` (PDCFR+).
-  Before any update (a random start) it is regret matching on R."""
+  Before any update (a random start) it is regret matching on R.
+
+  Attributes:
+    alpha: None for d_t = 1 (PCFR+), else the discount's exponent (PDCFR+).
+  """
 
   alpha: float | None = None
 
   def strategy(self, cumulative_regret: np.ndarray, context: UpdateContext,
                out: np.ndarray) -> None:
+    """Writes sigma_{t+1} for the player's rows into ``out``.
+
+    Args:
+      cumulative_regret: R_t on the player's rows, [rows, actions].
+      context: the player's
+        :class:`~spiel_ext.algorithms.regret_rules.UpdateContext`.
+      out: [rows, actions], written: the strategy.
+    """
     if context.instant_regret is None:
       regret_matching(cumulative_regret, context.legal, out)
       return
@@ -79,7 +99,14 @@ class PCFRPlusConfig(RegretMatchingConfig):
   """PCFR+'s hyperparameters: ``averaging`` ("quadratic", the default,
   "linear" or "uniform": the average's weight t^2, t or 1), and the options
   every regret-matching variant has (alternating_updates, default True;
-  random_init; init_scale; seed)."""
+  random_init; init_scale; seed).
+
+  Attributes:
+    averaging: "quadratic" (default), "linear" or "uniform".
+    alternating_updates, random_init, init_scale, seed: the options every
+      regret-matching variant has (see
+      :class:`~spiel_ext.algorithms.cfr.RegretMatchingConfig`).
+  """
 
   averaging: str = "quadratic"
 
@@ -88,6 +115,13 @@ class PCFRPlusConfig(RegretMatchingConfig):
     super().__post_init__()
 
   def rules(self):
+    """The variant's three rules.
+
+    Returns:
+      (regret rule, averaging rule, strategy rule): ``PlusRegrets()``,
+      ``PowerAveraging(gamma)`` with gamma 2, 1 or 0 for ``averaging``,
+      ``PredictiveRegretMatching()``.
+    """
     return (PlusRegrets(), PowerAveraging(AVERAGING[self.averaging]),
             PredictiveRegretMatching())
 

@@ -59,30 +59,75 @@ class Progress(NamedTuple):
 
 @runtime_checkable
 class SolverProtocol(Protocol):
-  """What the platform, the evaluators and users may rely on."""
+  """What the platform, the evaluators and users may rely on.
+
+  Attributes:
+    config: the hyperparameters, a frozen dataclass (``type(solver).Config``).
+  """
 
   config: Any
 
   @property
-  def iteration_count(self) -> int: ...
+  def iteration_count(self) -> int:
+    """The number of completed iterations."""
 
-  def evaluate_and_update_policy(self) -> None: ...
+  def evaluate_and_update_policy(self) -> None:
+    """Runs one iteration."""
 
-  def average_policy(self) -> Any: ...
+  def average_policy(self) -> Any:
+    """The average strategy profile.
 
-  def current_policy(self) -> Any: ...
+    Returns:
+      A policy (for spiel_ext's solvers a
+      :class:`spiel_ext.policy.TabularPolicy`).
+    """
 
-  def progress(self) -> Progress: ...
+  def current_policy(self) -> Any:
+    """The current strategy profile.
 
-  def state_dict(self) -> dict[str, Any]: ...
+    Returns:
+      A policy (for spiel_ext's solvers a
+      :class:`spiel_ext.policy.TabularPolicy`).
+    """
 
-  def load_state_dict(self, state: dict[str, Any]) -> None: ...
+  def progress(self) -> Progress:
+    """How far the run has come.
+
+    Returns:
+      The iterations completed and, for a learner, the episodes played.
+    """
+
+  def state_dict(self) -> dict[str, Any]:
+    """The state as plain data, to resume from.
+
+    Returns:
+      A dict of numpy arrays, numbers, strings, lists and dicts of them,
+      with a ``version`` key.
+    """
+
+  def load_state_dict(self, state: dict[str, Any]) -> None:
+    """Restores a :meth:`state_dict`, in place.
+
+    Args:
+      state: a :meth:`state_dict` of an object of the same class, game and
+        config.
+    """
 
 
 def resolve_config(config_class: type[ConfigT], config: ConfigT | None,
                    shortcuts: dict[str, Any], owner: str) -> ConfigT:
   """``config`` (or the class's defaults) with the keyword ``shortcuts``
   applied.
+
+  Args:
+    config_class: the config dataclass.
+    config: a ``config_class``, or None for its defaults.
+    shortcuts: {field name: value} to replace in ``config``.
+    owner: the class name errors start with.
+
+  Returns:
+    The config (``config`` itself when there are no shortcuts; the
+    replaced copy is checked by the config's ``__post_init__``).
 
   Raises:
     TypeError: ``config`` is not a ``config_class``, or a shortcut names no
@@ -102,7 +147,16 @@ def resolve_config(config_class: type[ConfigT], config: ConfigT | None,
 
 
 def check_state_version(state: dict[str, Any], owner: str) -> None:
-  """Raises ValueError unless ``state`` is a state_dict of this format."""
+  """Raises ValueError unless ``state`` is a state_dict of this format.
+
+  Args:
+    state: a ``state_dict()``.
+    owner: the class name the error starts with.
+
+  Raises:
+    ValueError: ``state`` is not a dict whose ``version`` is
+      ``STATE_VERSION``.
+  """
   version = state.get("version") if isinstance(state, dict) else None
   if version != STATE_VERSION:
     raise ValueError(
@@ -123,7 +177,18 @@ def plain_data(cls: type[T]) -> type[T]:
   """Class decorator: instances of the dataclass ``cls`` may be config
   values; they are written as ``{"__type__": cls.__name__, <fields>}``
   and read back by calling ``cls(**fields)``. Only registered classes are
-  ever instantiated from a state."""
+  ever instantiated from a state.
+
+  Args:
+    cls: a dataclass.
+
+  Returns:
+    ``cls`` itself, registered.
+
+  Raises:
+    TypeError: ``cls`` is not a dataclass.
+    ValueError: another class of the same name is registered.
+  """
   if not dataclasses.is_dataclass(cls):
     raise TypeError(f"plain_data: {cls.__name__} is not a dataclass.")
   known = PLAIN_TYPES.get(cls.__name__)
@@ -143,6 +208,13 @@ def to_plain(value: Any, name: str = "value") -> Any:
   (numpy scalars as Python numbers), numpy arrays copied, tuples and lists
   as lists, mappings as dicts (str or int keys), registered value objects
   as ``{"__type__": ..., <fields>}``.
+
+  Args:
+    value: the value to convert.
+    name: what to call the value in error messages.
+
+  Returns:
+    The plain data.
 
   Raises:
     TypeError: naming ``name``, for anything else (a lambda, an object
@@ -188,6 +260,12 @@ def to_plain(value: Any, name: str = "value") -> Any:
 def from_plain(value: Any) -> Any:
   """The inverse of :func:`to_plain` (lists stay lists).
 
+  Args:
+    value: plain data, as :func:`to_plain` writes it.
+
+  Returns:
+    The value, registered value objects rebuilt.
+
   Raises:
     ValueError: a ``__type__`` that names no registered class.
   """
@@ -208,7 +286,18 @@ def from_plain(value: Any) -> Any:
 def config_to_plain(config: Any, **overrides: Any) -> dict[str, Any]:
   """``{field: to_plain(value)}`` of a config dataclass; ``overrides``
   replace field values first (a solver writes, e.g., a callable scope as
-  the rows it selects)."""
+  the rows it selects).
+
+  Args:
+    config: a config dataclass.
+    overrides: {field name: value} written instead of the config's.
+
+  Returns:
+    {field name: plain data}, in the config's field order.
+
+  Raises:
+    TypeError: a value without a plain-data form (see :func:`to_plain`).
+  """
   return {field.name: to_plain(overrides.get(field.name,
                                              getattr(config, field.name)),
                                field.name)
@@ -218,6 +307,15 @@ def config_to_plain(config: Any, **overrides: Any) -> dict[str, Any]:
 def config_from_plain(config_class: type[ConfigT], plain: Any,
                       owner: str) -> ConfigT:
   """The ``config_class`` a :func:`config_to_plain` dict describes.
+
+  Args:
+    config_class: the config dataclass.
+    plain: a :func:`config_to_plain` dict (fields left out take their
+      defaults).
+    owner: the class name errors start with.
+
+  Returns:
+    The config.
 
   Raises:
     ValueError: ``plain`` is not a dict of that class's fields, or a field
@@ -238,7 +336,15 @@ def config_from_plain(config_class: type[ConfigT], plain: Any,
 
 def values_equal(first: Any, second: Any) -> bool:
   """Equality of config values: arrays by shape and entries, mappings and
-  sequences item by item, anything else by ``is`` or ``==``."""
+  sequences item by item, anything else by ``is`` or ``==``.
+
+  Args:
+    first: a config value.
+    second: another.
+
+  Returns:
+    Whether they are equal (False where ``==`` raises).
+  """
   if first is second:
     return True
   if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):

@@ -69,6 +69,10 @@ def check_regret_options(config: Any) -> None:
   config has (``alternating_updates``, ``random_init``, ``init_scale``,
   ``seed``).
 
+  Args:
+    config: a frozen config with those four fields (set with
+      :func:`~spiel_ext.algorithms.base.set_field`).
+
   Raises:
     TypeError: a bool option that is not a bool, or ``seed`` not an int.
     ValueError: ``init_scale`` outside (0, 1e6] or ``seed`` outside
@@ -118,7 +122,11 @@ class RegretMinimizationConfig(SolverConfig):
     check_regret_options(self)
 
   def rules(self) -> tuple[RegretRule, AveragingRule, StrategyRule]:
-    """(regret rule, averaging rule, strategy rule)."""
+    """(regret rule, averaging rule, strategy rule).
+
+    Returns:
+      The config's ``regret_rule``, ``averaging`` and ``strategy_rule``.
+    """
     return self.regret_rule, self.averaging, self.strategy_rule
 
 
@@ -184,6 +192,9 @@ class RegretMinimizationSolver(Solver):
     necessarily zero-sum), as the unknown-environment learners swap a
     posterior draw or mean in each iteration.
 
+    Args:
+      view: a GameView of this solver's tree.
+
     Raises:
       ValueError: ``view`` is not a view of this solver's tree.
     """
@@ -197,9 +208,16 @@ class RegretMinimizationSolver(Solver):
     """``set_view(tree.with_model(chance_prob, utility))``: None keeps the
     compiled game's array; the arrays are checked once, here.
 
+    Args:
+      chance_prob: [num_histories] chance edge probabilities, or None for
+        the compiled game's.
+      utility: [num_histories, num_players] payoffs (0 away from
+        terminals), or None for the compiled game's.
+
     Raises:
-      ValueError: ``chance_prob`` is not a distribution at some chance
-        node, or ``utility`` is not finite or not 0 away from terminals.
+      ValueError: an array of the wrong shape, ``chance_prob`` is not a
+        distribution at some chance node, or ``utility`` is not finite or
+        not 0 away from terminals.
     """
     self.set_view(self._tree.with_model(chance_prob, utility))
 
@@ -244,6 +262,9 @@ class RegretMinimizationSolver(Solver):
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:
     """Normalised cumulative policy; uniform where nothing was accumulated.
+
+    Returns:
+      A new [num_infosets, num_distinct_actions] array.
 
     Raises:
       RuntimeError: the cumulative policy holds NaN or infinite entries

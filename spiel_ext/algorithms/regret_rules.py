@@ -96,7 +96,20 @@ def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
                      instant_regret, cumulative_policy) -> None:
   """r(I, a) = v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions (0
   elsewhere), written to ``instant_regret``, and
-  S(I, a) += average_weight * x_i(I) * sigma(I, a)."""
+  S(I, a) += average_weight * x_i(I) * sigma(I, a).
+
+  Rows are one player's infosets; every array is [rows, actions] but
+  ``own_reach`` [rows].
+
+  Args:
+    cfv: v(I, a), the counterfactual values.
+    policy: sigma, the strategy the values were computed for.
+    legal: True where an action is legal.
+    own_reach: x_i(I), the player's own reach of each infoset.
+    average_weight: iteration t's weight in the average (a float).
+    instant_regret: written: r(I, a).
+    cumulative_policy: S, updated in place.
+  """
   kernel = (_absorb_parallel if cfv.shape[0] >= PARALLEL_MIN_ROWS else
             _absorb_serial)
   kernel(cfv, policy, legal, own_reach, average_weight, instant_regret,
@@ -123,7 +136,13 @@ def _regret_matching_row(row, cumulative_regret, legal, out):
 
 @_jit
 def regret_matching_rows(cumulative_regret, legal, out):
-  """:func:`regret_matching` on one thread (for a few rows at a time)."""
+  """:func:`regret_matching` on one thread (for a few rows at a time).
+
+  Args:
+    cumulative_regret: R, [rows, actions].
+    legal: [rows, actions], True where an action is legal.
+    out: [rows, actions], written: the strategy.
+  """
   for row in range(cumulative_regret.shape[0]):
     _regret_matching_row(row, cumulative_regret, legal, out)
 
@@ -138,6 +157,11 @@ def regret_matching(cumulative_regret, legal, out) -> None:
   """sigma proportional to R+, uniform over legal actions when no R > 0.
 
   The rule of OpenSpiel's ``cfr._regret_matching``.
+
+  Args:
+    cumulative_regret: R, [rows, actions].
+    legal: [rows, actions], True where an action is legal.
+    out: [rows, actions], written: the strategy.
   """
   kernel = (_regret_matching_parallel
             if cumulative_regret.shape[0] >= PARALLEL_MIN_ROWS else
@@ -147,6 +171,14 @@ def regret_matching(cumulative_regret, legal, out) -> None:
 
 @_jit
 def discount_regrets(cumulative_regret, positive_factor, negative_factor):
+  """Multiplies, in place, entries >= 0 by ``positive_factor`` and negative
+  ones by ``negative_factor`` (DCFR's discount).
+
+  Args:
+    cumulative_regret: R, [rows, actions], updated in place.
+    positive_factor: the factor of entries >= 0.
+    negative_factor: the factor of negative entries.
+  """
   for row in range(cumulative_regret.shape[0]):
     for a in range(cumulative_regret.shape[1]):
       if cumulative_regret[row, a] >= 0.0:
@@ -194,7 +226,12 @@ class RegretRule(Protocol):
 
   def update(self, cumulative_regret: np.ndarray, context: UpdateContext,
              /) -> None:
-    ...
+    """Updates R in place.
+
+    Args:
+      cumulative_regret: R on the player's rows, [rows, actions].
+      context: the player's :class:`UpdateContext`.
+    """
 
 
 class AveragingRule(Protocol):
@@ -206,10 +243,25 @@ class AveragingRule(Protocol):
   """
 
   def weight(self, t: int, /) -> float:
-    ...
+    """Iteration t's weight.
+
+    Args:
+      t: the iteration, from 1.
+
+    Returns:
+      The weight divided by 2^scale_exponent(t).
+    """
 
   def scale_exponent(self, t: int, /) -> int:
-    ...
+    """k(t): the average's numerator after iteration t is kept divided by
+    2^k(t).
+
+    Args:
+      t: the iteration (0 before the first).
+
+    Returns:
+      k(t), an int.
+    """
 
 
 class StrategyRule(Protocol):
@@ -218,7 +270,13 @@ class StrategyRule(Protocol):
 
   def strategy(self, cumulative_regret: np.ndarray, context: UpdateContext,
                out: np.ndarray, /) -> None:
-    ...
+    """Writes the next strategy into ``out``.
+
+    Args:
+      cumulative_regret: R on the player's rows, [rows, actions].
+      context: the player's :class:`UpdateContext`.
+      out: [rows, actions], written: the strategy (0 on illegal actions).
+    """
 
 
 class RuleWithState(Protocol):
@@ -230,7 +288,14 @@ class RuleWithState(Protocol):
   """
 
   def initial_state(self, tree: Any, /) -> dict[str, np.ndarray]:
-    ...
+    """The rule's arrays before the first iteration.
+
+    Args:
+      tree: the solver's compiled GameTree.
+
+    Returns:
+      {name: array}, each with first axis ``tree.num_infosets``.
+    """
 
 
 # ------------------------------------------------------------ regret rules
@@ -241,6 +306,12 @@ class PlainRegrets:
 
   def update(self, cumulative_regret: np.ndarray,
              context: UpdateContext) -> None:
+    """R <- R + r, in place.
+
+    Args:
+      cumulative_regret: R on the player's rows.
+      context: the player's :class:`UpdateContext`.
+    """
     cumulative_regret += context.instant_regret
 
 
@@ -251,6 +322,12 @@ class PlusRegrets:
 
   def update(self, cumulative_regret: np.ndarray,
              context: UpdateContext) -> None:
+    """R <- max(R + r, 0), in place.
+
+    Args:
+      cumulative_regret: R on the player's rows.
+      context: the player's :class:`UpdateContext`.
+    """
     cumulative_regret += context.instant_regret
     np.maximum(cumulative_regret, 0.0, out=cumulative_regret)
 
@@ -263,6 +340,14 @@ def discount_factor(t: int, exponent: float, offset: float = 1.0) -> float:
   Computed as OpenSpiel's DCFR computes it (c = 1) while t^e is a moderate
   number, and as 1 / (1 + c t^-e) (rounding to 1, or to t^e / c near 0)
   beyond.
+
+  Args:
+    t: the iteration, >= 0.
+    exponent: e, any finite number.
+    offset: c, > 0.
+
+  Returns:
+    The factor, in [0, 1].
   """
   if t == 0:
     return 0.0 if exponent > 0 else (1.0 / (1.0 + offset)
@@ -280,13 +365,24 @@ def discount_factor(t: int, exponent: float, offset: float = 1.0) -> float:
 @dataclasses.dataclass(frozen=True)
 class DiscountedRegrets:
   """DCFR: R <- R + r, then positive entries times t^alpha / (t^alpha + 1)
-  and negative ones times t^beta / (t^beta + 1)."""
+  and negative ones times t^beta / (t^beta + 1).
+
+  Attributes:
+    alpha: the positive regrets' exponent, any finite number.
+    beta: the negative regrets' exponent, any finite number.
+  """
 
   alpha: float
   beta: float
 
   def update(self, cumulative_regret: np.ndarray,
              context: UpdateContext) -> None:
+    """R <- R + r, then discounted, in place.
+
+    Args:
+      cumulative_regret: R on the player's rows.
+      context: the player's :class:`UpdateContext`.
+    """
     cumulative_regret += context.instant_regret
     discount_regrets(cumulative_regret, discount_factor(context.t, self.alpha),
                      discount_factor(context.t, self.beta))
@@ -308,6 +404,9 @@ class PowerAveraging:
   For gamma log2(t) <= 500 (every run with gamma = 2 below 2^250
   iterations) the weight is t^gamma exactly as OpenSpiel computes it; past
   that the solver's numerator is rescaled by exact powers of 2.
+
+  Attributes:
+    gamma: the exponent, >= 0 (0: every iteration weighs 1).
   """
 
   gamma: float
@@ -319,11 +418,27 @@ class PowerAveraging:
         2.0**min(_UNSCALED_BITS / self.gamma, 1023.0)))
 
   def scale_exponent(self, t: int) -> int:
+    """k(t) (see :class:`AveragingRule`): 0 while gamma log2(t) <= 500.
+
+    Args:
+      t: the iteration (0 before the first).
+
+    Returns:
+      max(0, floor(gamma log2(t)) - 500), an int.
+    """
     if t < self._unscaled_below:
       return 0
     return max(0, math.floor(self.gamma * math.log2(t)) - _UNSCALED_BITS)
 
   def weight(self, t: int) -> float:
+    """t^gamma in units of 2^scale_exponent(t).
+
+    Args:
+      t: the iteration, from 1.
+
+    Returns:
+      The weight.
+    """
     if self.gamma == 0.0:
       return 1.0
     exponent = self.scale_exponent(t)
@@ -334,7 +449,14 @@ class PowerAveraging:
 
 @_jit
 def discount_and_add(cumulative_regret, factor, instant_regret, floor):
-  """R <- R * factor + r, then, with ``floor``, max(., 0)."""
+  """R <- R * factor + r, then, with ``floor``, max(., 0).
+
+  Args:
+    cumulative_regret: R, [rows, actions], updated in place.
+    factor: R's discount.
+    instant_regret: r, [rows, actions].
+    floor: True to floor the result at 0.
+  """
   for row in range(cumulative_regret.shape[0]):
     for a in range(cumulative_regret.shape[1]):
       value = cumulative_regret[row, a] * factor + instant_regret[row, a]
@@ -349,6 +471,13 @@ class RegretMatching:
 
   def strategy(self, cumulative_regret: np.ndarray, context: UpdateContext,
                out: np.ndarray) -> None:
+    """Regret matching on the player's rows.
+
+    Args:
+      cumulative_regret: R on the player's rows.
+      context: the player's :class:`UpdateContext`.
+      out: written: the strategy.
+    """
     regret_matching(cumulative_regret, context.legal, out)
 
 
@@ -374,6 +503,9 @@ def check_dcfr_parameters(alpha: object, beta: object, gamma: object,
     alpha, beta, gamma: the values to check.
     prefix: put before the names in messages (``"dcfr_"`` for Pref-CFR's
       ``dcfr_alpha``).
+
+  Returns:
+    (alpha, beta, gamma) as floats.
 
   Raises:
     ValueError: naming the parameter and the accepted values.
