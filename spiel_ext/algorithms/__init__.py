@@ -39,9 +39,10 @@ from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
                                             OpenSpielCppCFRAdapter,
                                             OpenSpielCppCFRConfig)
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusConfig, PCFRPlusSolver
-from spiel_ext.algorithms.pref_cfr import (FirstDecisions, PrefCFRConfig,
-                                           PrefCFRSolver, preference_degrees,
-                                           vulnerability_degrees)
+from spiel_ext.algorithms.pref_cfr import PrefCFRConfig, PrefCFRSolver
+from spiel_ext.algorithms.preferences import (FirstDecisions,
+                                              preference_degrees,
+                                              vulnerability_degrees)
 from spiel_ext.algorithms.protocol import Progress, SolverProtocol
 from spiel_ext.algorithms.regret import (RegretMinimizationConfig,
                                          RegretMinimizationSolver)

@@ -7,6 +7,7 @@ vulnerability degree at player 1's first decisions.
 from __future__ import annotations
 
 from spiel_ext.algorithms import CFRSolver, FirstDecisions, PrefCFRSolver
+from spiel_ext.algorithms.preferences import action_labels
 from spiel_ext.analysis.pref_cfr_styles import is_raise
 from spiel_ext.engine import compile_game
 
@@ -37,7 +38,6 @@ def style_preference(game, style: str,
     ValueError: another style, or a game whose seat-0 first decisions offer
       no action of the style (naming the labels they do offer).
   """
-  from spiel_ext.algorithms.pref_cfr import action_labels  # pylint: disable=g-import-not-at-top
   from spiel_ext.eval.styles import move_name  # pylint: disable=g-import-not-at-top
   wanted = {"aggressive": is_raise, "loose-passive": lambda m: m == "Call"}
   if style not in wanted:
