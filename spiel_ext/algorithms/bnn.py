@@ -246,6 +246,17 @@ def pca_features(num_terminals: int, features: int,
   all-ones vector is a principal subspace; the one returned is spanned by
   the centred columns of a Gaussian matrix drawn from ``rng`` (orthonormal
   basis from numpy's thin SVD). The scores are that basis's rows.
+
+  Args:
+    num_terminals: the number of terminals.
+    features: the number of dimensions, at most ``num_terminals - 1``.
+    rng: the generator of the Gaussian matrix.
+
+  Returns:
+    A new [num_terminals, features] array.
+
+  Raises:
+    ValueError: ``features`` is above ``num_terminals - 1``.
   """
   if features > num_terminals - 1:
     raise ValueError(
@@ -409,7 +420,13 @@ class BNNRewardModel:
     the minibatch Generator and of the two torch Generators, and the
     counts. The rest (the inputs, the fixed draws, the options) is rebuilt
     from the constructor's arguments, which the model that loads this
-    state must share."""
+    state must share.
+
+    Returns:
+      {"seed", "parameters", "adam", "observations", "steps",
+      "data_terminal", "data_win", "batch_rng", "generator",
+      "kl_generator"}.
+    """
     optimizer = self._optimizer.state_dict()["state"]
     adam = {}
     for index, name in enumerate(self._parameters()):
@@ -434,6 +451,9 @@ class BNNRewardModel:
   def load_state_dict(self, state: dict[str, Any]) -> None:
     """Restores a :meth:`state_dict` of a model built with the same
     arguments (in place: the optimiser keeps its parameters).
+
+    Args:
+      state: a :meth:`state_dict`.
 
     Raises:
       ValueError: the state is of a model with another seed or sizes.
@@ -480,7 +500,17 @@ class BNNRewardModel:
     """Records one outcome: the terminal history reached (or an episode's
     path of histories, root to terminal, as the conjugate model takes) and
     player 0's reward there (Bernoulli: > 0 a win, otherwise a loss;
-    Gaussian: the reward itself)."""
+    Gaussian: the reward itself).
+
+    Args:
+      terminal: a terminal history of ``tree``, or a path of histories
+        ending at one.
+      reward: player 0's reward, a finite number.
+
+    Raises:
+      ValueError: ``terminal`` is not a terminal history (or a path ending
+        at one), or ``reward`` is not finite.
+    """
     path = np.atleast_1d(np.asarray(terminal, dtype=np.int64))
     if path.ndim != 1 or len(path) == 0:
       raise ValueError(f"terminal must be a history or a path of histories; "
@@ -546,7 +576,17 @@ class BNNRewardModel:
   def train(self, steps: int = 1) -> float | None:
     """``steps`` Bayes-by-backprop minibatch steps on the recorded outcomes;
     returns the last step's loss (the negative ELBO per outcome), or None
-    when nothing has been recorded (then nothing changes)."""
+    when nothing has been recorded (then nothing changes).
+
+    Args:
+      steps: the number of steps, an int >= 0.
+
+    Returns:
+      The last step's loss, or None.
+
+    Raises:
+      ValueError: ``steps`` is not an int >= 0.
+    """
     steps = check_int("steps", steps, 0)
     if self.observations == 0 or steps == 0:
       return None
@@ -736,7 +776,14 @@ class BNNRewardModel:
   def mean_win_probability(self) -> np.ndarray:
     """[histories]: the predictive P(player 0 wins) at each terminal (the
     mean over the fixed weight draws), 0 elsewhere. Bernoulli models
-    only."""
+    only.
+
+    Returns:
+      A new [histories] array.
+
+    Raises:
+      ValueError: the model's likelihood is not "bernoulli".
+    """
     self._require("bernoulli", "mean_win_probability")
     out = np.zeros(self._num_histories)
     out[self._terminals] = (
@@ -747,7 +794,14 @@ class BNNRewardModel:
     """[histories]: at each terminal z, VIME's second-order approximation of
     the expected KL(q after || q before) of one update on a hypothetical
     outcome at z (see the module docstring); 0 elsewhere. A fresh array,
-    recomputed on each call. Bernoulli models only."""
+    recomputed on each call. Bernoulli models only.
+
+    Returns:
+      A new [histories] array.
+
+    Raises:
+      ValueError: the model's likelihood is not "bernoulli".
+    """
     self._require("bernoulli", "information_gain")
     torch, func = _import_torch()
     with torch.no_grad():

@@ -81,7 +81,17 @@ DEFAULT_ETA = 0.005
 
 
 def check_eta(eta: Any) -> float:
-  """``eta`` as a float in [0, 1e100]; ValueError naming it otherwise."""
+  """``eta`` as a float in [0, 1e100]; ValueError naming it otherwise.
+
+  Args:
+    eta: the value to check.
+
+  Returns:
+    ``eta`` as a float.
+
+  Raises:
+    ValueError: ``eta`` is not a finite number in [0, 1e100].
+  """
   return check_real("eta", eta, 0.0, MAX_ETA)
 
 
@@ -168,14 +178,27 @@ class InformationBonus:
       self.reward_model = BNNRewardModel(rules, seed=seed, **options)
 
   # The options, read from the config (written once, there).
-  eta = property(lambda self: self.config.eta)
-  players = property(lambda self: self.config.players)
-  normalisation = property(lambda self: self.config.normalisation)
-  information = property(lambda self: self.config.information)
-  kl_every = property(lambda self: self.config.kl_every)
+  eta = property(lambda self: self.config.eta,
+                 doc="The bonus weight (``config.eta``).")
+  players = property(lambda self: self.config.players,
+                     doc="Whose rewards get the bonus (``config.players``).")
+  normalisation = property(lambda self: self.config.normalisation,
+                           doc="The gain's normalisation "
+                           "(``config.normalisation``).")
+  information = property(lambda self: self.config.information,
+                         doc="Where the gain comes from "
+                         "(``config.information``).")
+  kl_every = property(lambda self: self.config.kl_every,
+                      doc="How often the network's gain is recomputed "
+                      "(``config.kl_every``).")
 
   def observe(self, episode) -> None:
-    """The network of information="bnn" learns from observed outcomes."""
+    """The network of information="bnn" learns from observed outcomes.
+
+    Args:
+      episode: an :class:`~spiel_ext.games.unknown_env.learner.Episode`
+        (ignored for the other information models).
+    """
     if self.information == "bnn":
       self.reward_model.observe(episode.histories, episode.reward)
 
@@ -197,7 +220,19 @@ class InformationBonus:
 
   def gain(self, posterior, utility: np.ndarray) -> np.ndarray | None:
     """[terminals] the normalised gain KL(z) of this call (None on the
-    authors' network's first call)."""
+    authors' network's first call).
+
+    Args:
+      posterior: the learner's
+        :class:`~spiel_ext.algorithms.posterior.ConjugatePosterior` (its
+        gain is read for information="conjugate").
+      utility: the modelled game's utility [histories, 2] (for
+        information="bnn_sampled", player 1's terminal rewards are the
+        network's targets).
+
+    Returns:
+      [terminals] gains in ``rules.terminals`` order, or None.
+    """
     raw = self._raw_gain(posterior, utility)
     self._calls += 1
     if raw is None:
@@ -211,7 +246,15 @@ class InformationBonus:
   def shift(self, utility: np.ndarray, gain: np.ndarray | None
             ) -> np.ndarray:
     """Adds eta ``gain`` [terminals] to ``utility`` [histories, 2] in place
-    (a modelled game's, before its check) as ``players`` says; returns it."""
+    (a modelled game's, before its check) as ``players`` says; returns it.
+
+    Args:
+      utility: [histories, 2] utilities, changed in place.
+      gain: [terminals] gains (:meth:`gain`), or None for no bonus.
+
+    Returns:
+      ``utility``.
+    """
     if gain is None or self.eta == 0.0:
       return utility
     bonus = self.eta * gain
@@ -223,14 +266,31 @@ class InformationBonus:
     return utility
 
   def apply(self, posterior, utility: np.ndarray) -> np.ndarray:
-    """This iteration's gain (:meth:`gain`) shifted into ``utility``."""
+    """This iteration's gain (:meth:`gain`) shifted into ``utility``.
+
+    Args:
+      posterior: the learner's
+        :class:`~spiel_ext.algorithms.posterior.ConjugatePosterior` (its
+        gain is read for information="conjugate").
+      utility: the modelled game's utility [histories, 2] (for
+        information="bnn_sampled", player 1's terminal rewards are the
+        network's targets).
+        Changed in place.
+
+    Returns:
+      ``utility``.
+    """
     return self.shift(utility, self.gain(posterior, utility))
 
   def state_dict(self) -> dict[str, Any]:
     """The bonus's state as plain data: the medians in the window, the
     calls so far, the last network gain (information="bnn"; None before
     the first) and the network's :meth:`~spiel_ext.algorithms.bnn.
-    BNNRewardModel.state_dict` (None for the conjugate gain)."""
+    BNNRewardModel.state_dict` (None for the conjugate gain).
+
+    Returns:
+      {"medians", "calls", "gain", "reward_model"}.
+    """
     return {"medians": list(self._medians), "calls": self._calls,
             "gain": None if self._gain is None else self._gain.copy(),
             "reward_model": (None if self.reward_model is None else
@@ -238,6 +298,9 @@ class InformationBonus:
 
   def load_state_dict(self, state: dict[str, Any]) -> None:
     """Restores a :meth:`state_dict` of a bonus with the same options.
+
+    Args:
+      state: a :meth:`state_dict`.
 
     Raises:
       ValueError: it does not fit (a gain of another shape, a network
@@ -265,7 +328,14 @@ class InformationBonus:
 
 
 def average_model_state(model: "AverageModel") -> dict[str, np.ndarray]:
-  """An :class:`AverageModel`'s running sums as plain data (copies)."""
+  """An :class:`AverageModel`'s running sums as plain data (copies).
+
+  Args:
+    model: the average model.
+
+  Returns:
+    {"weight", "chance": [histories], "utility": [histories, 2]} arrays.
+  """
   # pylint: disable=protected-access
   return {"weight": model._weight.copy(), "chance": model._chance.copy(),
           "utility": model._utility.copy()}
@@ -274,6 +344,10 @@ def average_model_state(model: "AverageModel") -> dict[str, np.ndarray]:
 def load_average_model_state(model: "AverageModel",
                              state: dict[str, np.ndarray]) -> None:
   """Restores :func:`average_model_state` into ``model`` (same rules).
+
+  Args:
+    model: the average model, changed in place.
+    state: an :func:`average_model_state` dict.
 
   Raises:
     ValueError: an array of another shape.
@@ -293,7 +367,15 @@ def load_average_model_state(model: "AverageModel",
 
 def chance_reach(rules: GameTree, chance_prob: np.ndarray) -> np.ndarray:
   """[histories] the product of the chance probabilities above each
-  history."""
+  history.
+
+  Args:
+    rules: the compiled tree.
+    chance_prob: [histories] chance edge probabilities.
+
+  Returns:
+    A new [histories] array.
+  """
   view = rules.with_model(chance_prob=chance_prob)
   return view.reach(rules.uniform_policy())[:, -1]
 
@@ -305,7 +387,11 @@ class AverageModel:
   sum_t w_t(h) p_t(h.a) / sum_t w_t(h) and the average utility at a
   terminal z is sum_t w_t(z) u_t(z) / sum_t w_t(z). It holds arrays only
   (the tree is passed in), so a learner's ``state_dict`` holds it as plain
-  data."""
+  data.
+
+  Args:
+    rules: the base game's compiled tree (the model starts empty).
+  """
 
   def __init__(self, rules: GameTree):
     self._default_chance = rules.chance_prob.copy()
@@ -320,6 +406,13 @@ class AverageModel:
 
   def add(self, rules: GameTree, chance_prob: np.ndarray,
           utility: np.ndarray) -> None:
+    """Adds one draw to the sums.
+
+    Args:
+      rules: the tree the model was made for.
+      chance_prob: the draw's [histories] chance probabilities.
+      utility: the draw's [histories, 2] utilities.
+    """
     reach = chance_reach(rules, chance_prob)
     self._weight += reach
     children = self._chance_children
@@ -328,7 +421,11 @@ class AverageModel:
 
   def game(self) -> tuple[np.ndarray, np.ndarray]:
     """(chance_prob, utility) of the average (uniform where a chance node
-    was never reached: it has weight 0 only if never drawn reachable)."""
+    was never reached: it has weight 0 only if never drawn reachable).
+
+    Returns:
+      (chance_prob [histories], utility [histories, 2]), new arrays.
+    """
     chance_prob = np.ones(len(self._weight))
     children, parents = self._chance_children, self._parents
     weight = self._weight[parents]
@@ -362,6 +459,10 @@ def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
       utility)``.
     average_model: (chance_prob, utility) of :class:`AverageModel`, for
       "default".
+
+  Returns:
+    [player 0's, player 1's] exploring strategies, new [infosets, actions]
+    arrays.
   """
   if exploration == "default":
     reach = draw.reach(average)

@@ -250,11 +250,19 @@ class FictitiousPlayConfig(SolverConfig):
     _check_fp_options(self)
 
   def rules(self) -> tuple[DecisionRule, StepRule]:
-    """(decision rule, step rule)."""
+    """(decision rule, step rule).
+
+    Returns:
+      The config's ``decision`` and ``step`` rule objects.
+    """
     return self.decision, self.step
 
   def composition(self) -> "FictitiousPlayConfig":
-    """The decision and step rules and options this config runs: itself."""
+    """The decision and step rules and options this config runs: itself.
+
+    Returns:
+      This config.
+    """
     return self
 
 
@@ -306,12 +314,21 @@ class XFPConfig(SolverConfig):
     _check_fp_options(self)
 
   def rules(self) -> tuple[DecisionRule, StepRule]:
-    """A full best response mixed in by the realization-weighted step."""
+    """A full best response mixed in by the realization-weighted step.
+
+    Returns:
+      (decision rule, step rule): ``FullBestResponse(even_split)``,
+      ``RealizationStep(renormalize)``.
+    """
     return (FullBestResponse(even_split=self.tie_break == "even"),
             RealizationStep(renormalize=self.renormalize))
 
   def composition(self) -> FictitiousPlayConfig:
-    """The FictitiousPlayConfig this config runs (its ``rules()``)."""
+    """The FictitiousPlayConfig this config runs (its ``rules()``).
+
+    Returns:
+      A FictitiousPlayConfig with this config's rules and common options.
+    """
     return _composition(self)
 
 
@@ -343,12 +360,22 @@ class GXFPConfig(SolverConfig):
     _check_fp_options(self)
 
   def rules(self) -> tuple[DecisionRule, StepRule]:
-    """The best decision mixed in by the empirical (or counting) step."""
+    """The best decision mixed in by the empirical (or counting) step.
+
+    Returns:
+      (decision rule, step rule): ``BestDecision(even_split)``, and
+      ``CountingStep()`` with ``integer_counting``, else
+      ``EmpiricalStep()``.
+    """
     return (BestDecision(even_split=self.tie_break == "even"),
             CountingStep() if self.integer_counting else EmpiricalStep())
 
   def composition(self) -> FictitiousPlayConfig:
-    """The FictitiousPlayConfig this config runs (its ``rules()``)."""
+    """The FictitiousPlayConfig this config runs (its ``rules()``).
+
+    Returns:
+      A FictitiousPlayConfig with this config's rules and common options.
+    """
     return _composition(self)
 
 
@@ -397,19 +424,29 @@ class BUFPConfig(SolverConfig):
 
   def rules(self) -> tuple[DecisionRule, StepRule]:
     """The belief best decision mixed in by the empirical step ("ef") or
-    the realization-weighted one ("x")."""
+    the realization-weighted one ("x").
+
+    Returns:
+      (decision rule, step rule): ``BeliefDecision(continuation,
+      even_split)``, and ``EmpiricalStep()`` or ``RealizationStep()``.
+    """
     return (BeliefDecision(continuation=self.resolved_continuation,
                            even_split=self.tie_break == "even"),
             EmpiricalStep() if self.stepsize == "ef" else RealizationStep())
 
   def composition(self) -> FictitiousPlayConfig:
-    """The FictitiousPlayConfig this config runs (its ``rules()``)."""
+    """The FictitiousPlayConfig this config runs (its ``rules()``).
+
+    Returns:
+      A FictitiousPlayConfig with this config's rules and common options.
+    """
     return _composition(self)
 
 
 # ----------------------------------------------------------------- solvers
 class FictitiousPlaySolver(Solver):
-  """Full-width fictitious play with pluggable decision and step rules.
+  __doc__ = f"""Full-width fictitious play with pluggable decision and step
+  rules.
 
   Use XFPSolver, GXFPSolver or BUFPSolver, or give any pair of rules to a
   :class:`FictitiousPlayConfig`
@@ -489,7 +526,14 @@ class FictitiousPlaySolver(Solver):
   def load_state_dict(self, state: dict[str, Any]) -> None:
     """As :meth:`Solver.load_state_dict`; a state written when
     FictitiousPlayConfig kept its rules as names ("belief") is read with
-    the rule objects those names stand for."""
+    the rule objects those names stand for.
+
+    Args:
+      state: a :meth:`state_dict`.
+
+    Raises:
+      ValueError: as :meth:`Solver.load_state_dict`.
+    """
     config = state.get("config") if isinstance(state, Mapping) else None
     if (isinstance(self._config, FictitiousPlayConfig) and
         isinstance(config, Mapping) and
@@ -517,7 +561,20 @@ class FictitiousPlaySolver(Solver):
   def best_decisions(self, player: int,
                      strategy: np.ndarray | None = None) -> np.ndarray:
     """What this solver would mix in for ``player`` now ([player rows, A],
-    before the eps perturbation), against ``strategy`` (default sigma_t)."""
+    before the eps perturbation), against ``strategy`` (default sigma_t).
+
+    Args:
+      player: a player of the game.
+      strategy: the profile to decide against (any policy
+        :func:`spiel_ext.policy.as_strategy` accepts), or None for sigma_t.
+
+    Returns:
+      The decision rule's profile b, [player rows, actions].
+
+    Raises:
+      ValueError: ``player`` is not a player of the game, or ``strategy``
+        is not a strategy of it.
+    """
     self._tree.check_player(player)
     strategy = (self.sigma if strategy is None else
                 as_strategy(self._tree, strategy, "strategy"))
@@ -537,13 +594,22 @@ class FictitiousPlaySolver(Solver):
 
   # -------------------------------------------------------------- outputs
   def average_strategy(self) -> np.ndarray:
+    """sigma_t, the average strategy fictitious play iterates.
+
+    Returns:
+      A copy of ``sigma``, [num_infosets, num_distinct_actions].
+    """
     return self.sigma.copy()
 
   def average_policy_tables(self) -> list[dict[str, dict[int, float]]]:
     """sigma_t per player as ``{infostate key: {action: prob}}`` over the
     legal actions, as OpenSpiel's ``XFPSolver.average_policy_tables()``
     (which returns an empty list before the first iteration; this returns
-    sigma_1 then)."""
+    sigma_1 then).
+
+    Returns:
+      One dict per player, {infostate key: {action: probability}}.
+    """
     tree = self._tree
     tables = []
     for player in range(tree.num_players):
@@ -556,7 +622,15 @@ class FictitiousPlaySolver(Solver):
     return tables
 
   def sample_episodes(self, *_args, **_kwargs):
-    """Not provided: the exact evaluators replace OpenSpiel's sampling."""
+    """Not provided: the exact evaluators replace OpenSpiel's sampling.
+
+    Args:
+      *_args: OpenSpiel's arguments, ignored.
+      **_kwargs: OpenSpiel's keyword arguments, ignored.
+
+    Raises:
+      NotImplementedError: always.
+    """
     raise NotImplementedError(
         "spiel_ext's fictitious-play solvers do not sample episodes; "
         "spiel_ext.eval.expected_values(game, policy) and "
@@ -565,7 +639,15 @@ class FictitiousPlaySolver(Solver):
 
   def get_empirical_metagame(self, *_args, **_kwargs):
     """Not provided: spiel_ext keeps no best-response oracles. Exact payoffs
-    between policies: ``spiel_ext.eval.head_to_head_matrix``."""
+    between policies: ``spiel_ext.eval.head_to_head_matrix``.
+
+    Args:
+      *_args: OpenSpiel's arguments, ignored.
+      **_kwargs: OpenSpiel's keyword arguments, ignored.
+
+    Raises:
+      NotImplementedError: always.
+    """
     raise NotImplementedError(
         "spiel_ext's fictitious-play solvers keep no best-response oracles "
         "(save_oracles is accepted and ignored); "

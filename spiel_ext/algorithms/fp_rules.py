@@ -79,7 +79,14 @@ CONTINUATIONS = ("average", "best_response")
 @_jit
 def argmax_profile(values, legal, even_split, out):
   """One-hot argmax per row over legal actions (ties to the lowest id), or
-  with ``even_split`` the uniform mix over all exact maximisers."""
+  with ``even_split`` the uniform mix over all exact maximisers.
+
+  Args:
+    values: [rows, actions] action values.
+    legal: [rows, actions], True where an action is legal.
+    even_split: True to split ties evenly, False for the lowest id.
+    out: [rows, actions], written: the profile.
+  """
   for row in range(values.shape[0]):
     top = -np.inf
     for a in range(values.shape[1]):
@@ -110,6 +117,16 @@ def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
                 ((1 - alpha) x_sigma(I) + alpha x_b(I)),
   sigma unchanged where the denominator is 0; with ``renormalize`` each row
   is clipped at 0 and rescaled to sum to 1 (Schulze 2023, eq. 18).
+
+  Args:
+    current: sigma on the player's rows, [rows, actions].
+    mixed: b (eps-mixed), [rows, actions].
+    legal: [rows, actions], True where an action is legal.
+    x_sigma: [rows] the player's own reach of each infoset under sigma.
+    x_best: [rows] the same with b in place of the player's sigma.
+    alpha: the step, 1/(t+1).
+    renormalize: True to clip and rescale each updated row.
+    out: [rows, actions], written: the new rows.
   """
   for row in range(current.shape[0]):
     for a in range(current.shape[1]):
@@ -166,7 +183,14 @@ class DecisionRule(Protocol):
   perturbation)."""
 
   def decide(self, context: FPContext, /) -> np.ndarray:
-    ...
+    """The profile to mix in.
+
+    Args:
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      b_t, [player rows, actions].
+    """
 
 
 class StepRule(Protocol):
@@ -175,7 +199,15 @@ class StepRule(Protocol):
 
   def step(self, profile: np.ndarray, context: FPContext,
            /) -> np.ndarray:
-    ...
+    """The player's next rows of sigma.
+
+    Args:
+      profile: b_t, [player rows, actions].
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      The new rows, [player rows, actions].
+    """
 
 
 # ------------------------------------------------------------ decision rules
@@ -214,6 +246,9 @@ class FullBestResponse:
   authors' code splits ties; an infoset the others never reach has all
   action values 0, so it gets the uniform mix. With eps > 0 the response
   is taken in the eps-restricted space (Schulze 2023, eq. 24).
+
+  Attributes:
+    even_split: False (default: OpenSpiel's tie-breaking) or True.
   """
 
   even_split: bool = False
@@ -222,6 +257,15 @@ class FullBestResponse:
     _check_even_split(self)
 
   def decide(self, context: FPContext) -> np.ndarray:
+    """The profile to mix in (see the class docstring).
+
+    Args:
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      b_t, a new [player rows, actions] array (one row per infoset of the
+      player, each a distribution over its legal actions).
+    """
     tree, strategy, player = context.tree, context.strategy, context.player
     if self.even_split:
       _, _, action_values = tree.best_response(
@@ -236,7 +280,11 @@ class FullBestResponse:
 @dataclasses.dataclass(frozen=True)
 class BestDecision:
   """GXFP: argmax of counterfactual action values under sigma_t (ties to
-  the lowest action id, or with ``even_split`` split evenly)."""
+  the lowest action id, or with ``even_split`` split evenly).
+
+  Attributes:
+    even_split: False (default: ties to the lowest id) or True.
+  """
 
   even_split: bool = False
 
@@ -244,6 +292,15 @@ class BestDecision:
     _check_even_split(self)
 
   def decide(self, context: FPContext) -> np.ndarray:
+    """The profile to mix in (see the class docstring).
+
+    Args:
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      b_t, a new [player rows, actions] array (one row per infoset of the
+      player, each a distribution over its legal actions).
+    """
     values = context.tree.player_counterfactual_values(
         context.strategy, context.player).cfv
     profile = np.empty_like(values)
@@ -269,6 +326,11 @@ class BeliefDecision:
   step; with the "average" continuation that step can stall, because an
   infoset the decisions stop reaching gets zero realization weight and
   never improves.
+
+  Attributes:
+    continuation: "average" (default) or "best_response".
+    even_split: False (default: ties to the lowest id, or OpenSpiel's order
+      where the decision is a plain best response) or True.
   """
 
   continuation: str = "average"
@@ -279,6 +341,15 @@ class BeliefDecision:
     _check_even_split(self)
 
   def decide(self, context: FPContext) -> np.ndarray:
+    """The profile to mix in (see the class docstring).
+
+    Args:
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      b_t, a new [player rows, actions] array (one row per infoset of the
+      player, each a distribution over its legal actions).
+    """
     if self.continuation == "best_response":
       return self._best_response_continuation(context)
     return self._average_continuation(context)
@@ -316,9 +387,20 @@ class BeliefDecision:
 @plain_data
 @dataclasses.dataclass(frozen=True)
 class EmpiricalStep:
-  """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset."""
+  """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset (b_t
+  eps-mixed)."""
 
   def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
+    """The player's next rows of sigma (see the class docstring).
+
+    Args:
+      profile: b_t, the decision rule's [player rows, actions] profile
+        (before the eps perturbation).
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      The player's new rows of sigma, a new [player rows, actions] array.
+    """
     mixed = mix_in(profile, context.legal, context.min_action_prob)
     t = context.t
     return (t * context.strategy[context.rows] + mixed) / (t + 1)
@@ -330,7 +412,14 @@ _COUNT_UNITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def count_unit(tree: GameTree) -> int:
   """L = lcm(1..max |A|): :class:`CountingStep` keeps its counts in units of
-  1/L, so that an even split over any k <= max |A| actions is exact."""
+  1/L, so that an even split over any k <= max |A| actions is exact.
+
+  Args:
+    tree: the compiled game.
+
+  Returns:
+    L, an int (computed once per tree).
+  """
   unit = _COUNT_UNITS.get(tree)
   if unit is None:
     unit = math.lcm(*range(1, int(tree.infoset_num_actions.max()) + 1))
@@ -351,11 +440,31 @@ class CountingStep:
   """
 
   def initial_state(self, tree: GameTree) -> dict[str, np.ndarray]:
-    """{"decision_counts": zeros}: the counts, [infosets, actions] int64."""
+    """{"decision_counts": zeros}: the counts, [infosets, actions] int64.
+
+    Args:
+      tree: the solver's compiled game.
+
+    Returns:
+      {"decision_counts": a new int64 array of zeros}.
+    """
     return {"decision_counts": np.zeros(tree.infoset_legal.shape,
                                         dtype=np.int64)}
 
   def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
+    """The player's next rows of sigma (see the class docstring).
+
+    Args:
+      profile: b_t, the decision rule's [player rows, actions] profile
+        (before the eps perturbation).
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      The player's new rows of sigma, a new [player rows, actions] array.
+
+    Raises:
+      OverflowError: t L would overflow the int64 counts.
+    """
     tree, t = context.tree, context.t
     unit = count_unit(tree)
     # A row's counts sum to t L after iteration t: refuse before int64 wraps
@@ -383,7 +492,11 @@ class CountingStep:
 class RealizationStep:
   """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1);
   with ``renormalize`` each updated row is clipped at 0 and rescaled to sum
-  to 1 (Schulze 2023, eq. 18)."""
+  to 1 (Schulze 2023, eq. 18).
+
+  Attributes:
+    renormalize: False (default) or True.
+  """
 
   renormalize: bool = False
 
@@ -392,6 +505,16 @@ class RealizationStep:
                        check_bool("renormalize", self.renormalize))
 
   def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
+    """The player's next rows of sigma (see the class docstring).
+
+    Args:
+      profile: b_t, the decision rule's [player rows, actions] profile
+        (before the eps perturbation).
+      context: the player's :class:`FPContext`.
+
+    Returns:
+      The player's new rows of sigma, a new [player rows, actions] array.
+    """
     rows, legal, sigma = context.rows, context.legal, context.strategy
     own_sequence = context.tree.own_sequence
     mixed = mix_in(profile, legal, context.min_action_prob)

@@ -106,6 +106,14 @@ MAX_BATCH_SIZE = 2**16
 def environment_of(game: pyspiel.Game | str):
   """The learner's :class:`Environment` of a true-game string.
 
+  Args:
+    game: ``spiel_ext_unknown_env(game=...,env_seed=...)``, a pyspiel game
+      or its string.
+
+  Returns:
+    A new :class:`~spiel_ext.games.unknown_env.learner.Environment` of
+    that base game, ``env_seed`` and chance model (no episodes played).
+
   Raises:
     ValueError: ``game`` is not ``spiel_ext_unknown_env(...)``.
   """
@@ -190,7 +198,9 @@ class EpisodeLearner:
 
   @dataclasses.dataclass(frozen=True)
   class Config:
-    """Attributes:
+    """The hyperparameters every learner has.
+
+    Attributes:
       seed: an int in 0..2**63 - 1 (default 0) or None: every random
         choice of the learner.
     """
@@ -232,6 +242,7 @@ class EpisodeLearner:
   # ------------------------------------------------------------ contract
   @property
   def episodes(self) -> int:
+    """The number of episodes played so far."""
     return self._environment.episodes
 
   @property
@@ -240,10 +251,16 @@ class EpisodeLearner:
     return self._iteration
 
   def progress(self) -> Progress:
-    """Iterations completed and episodes played."""
+    """Iterations completed and episodes played.
+
+    Returns:
+      ``Progress(iteration_count, episodes)``.
+    """
     return Progress(self._iteration, self.episodes)
 
   def evaluate_and_update_policy(self) -> None:
+    """Runs one iteration: the learner's episodes and updates (each class
+    says which)."""
     raise NotImplementedError
 
   def iteration(self) -> None:
@@ -252,7 +269,11 @@ class EpisodeLearner:
 
   def average_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: ``cumulative_policy`` normalised per
-    infoset (uniform where nothing was accumulated yet)."""
+    infoset (uniform where nothing was accumulated yet).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     totals = self.cumulative_policy.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
       average = self.cumulative_policy / totals
@@ -260,7 +281,11 @@ class EpisodeLearner:
 
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the strategy the learner plays now (each
-    class says which)."""
+    class says which).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     raise NotImplementedError
 
   def _own_steps(self, path, player: int) -> list[tuple[int, int]]:
@@ -279,19 +304,32 @@ class EpisodeLearner:
     return to_tabular_policy(self._true_tree, true_strategy)
 
   def average_policy(self) -> TabularPolicy:
-    """The average strategy as a fresh TabularPolicy of the true game."""
+    """The average strategy as a fresh TabularPolicy of the true game.
+
+    Returns:
+      A new :class:`spiel_ext.policy.TabularPolicy` of the true game.
+    """
     return self._true_policy(self.average_strategy())
 
   def current_policy(self) -> TabularPolicy:
     """:meth:`current_strategy` as a fresh TabularPolicy of the true game
-    (a new object on every call, unlike a full-width solver's)."""
+    (a new object on every call, unlike a full-width solver's).
+
+    Returns:
+      A new :class:`spiel_ext.policy.TabularPolicy` of the true game.
+    """
     return self._true_policy(self.current_strategy())
 
   # ----------------------------------------------------------- checkpoint
   def state_dict(self) -> dict[str, Any]:
     """The learner's state as plain data (numpy arrays, numbers, strings,
     lists and dicts; copies): the iteration, the episode count, the
-    generator's state and each class's parts (see the module docstring)."""
+    generator's state and each class's parts (see the module docstring).
+
+    Returns:
+      {"version", "learner", "game", "config", "iteration", "episodes",
+      "rng_state", and the class's parts}.
+    """
     state = {"version": STATE_VERSION, "learner": type(self).__name__,
              "game": self._game, "config": dataclasses.asdict(self.config),
              "iteration": self._iteration, "episodes": self.episodes,
@@ -302,6 +340,9 @@ class EpisodeLearner:
   def load_state_dict(self, state: dict[str, Any]) -> None:
     """Restores a :meth:`state_dict` of a learner of this class, game and
     config, which then continues exactly as the one that wrote it.
+
+    Args:
+      state: a :meth:`state_dict`.
 
     Raises:
       ValueError: a state of another format version, learner, game or
@@ -330,6 +371,12 @@ class EpisodeLearner:
     """The learner a :meth:`state_dict` describes, built from its game and
     config and given its state (``EpisodeLearner.from_state_dict`` finds
     the class by name).
+
+    Args:
+      state: a :meth:`state_dict`.
+
+    Returns:
+      The learner (of the class the state names), with the state loaded.
 
     Raises:
       ValueError: a state of another format version, of a class that is
@@ -374,13 +421,19 @@ class ModelBasedLearner(EpisodeLearner):
   learner's (:meth:`current_strategy`), its average the learner's output,
   and its ``state_dict()`` part of the learner's.
 
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
+
   Attributes:
     posterior: the conjugate model.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(EpisodeLearner.Config):
-    """Attributes:
+    """The hyperparameters of every model-based learner.
+
+    Attributes:
       base: "cfr" (default) or "dcfr" (DCFR's defaults 1.5, 0, 2).
       alternating_updates: update the players in turn (OpenSpiel's CFR) or
         both on the same profile (False, the default: the authors' code,
@@ -438,12 +491,20 @@ class ModelBasedLearner(EpisodeLearner):
     return [strategy] * self.episodes_per_iteration
 
   def average_strategy(self) -> np.ndarray:
-    """[rules infosets, actions]: the regret minimiser's average."""
+    """[rules infosets, actions]: the regret minimiser's average.
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     return self._solver.average_strategy()
 
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the regret minimiser's current strategy
-    (regret matching on its cumulative regrets)."""
+    (regret matching on its cumulative regrets).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     return self._solver.current_strategy()
 
   def _save(self, state: dict[str, Any]) -> None:
@@ -480,11 +541,17 @@ class _ModelGameConfig(ModelBasedLearner.Config):
 class NaiveCFRLearner(ModelBasedLearner):
   """Naive-CFR / Naive-DCFR of Qiu et al.: CFR (or DCFR) on a model game
   without any bonus, both episodes played with one of its strategies.
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(_ModelGameConfig):
-    """Attributes:
+    """NaiveCFRLearner's hyperparameters.
+
+    Attributes:
       model: "draw" (default; a posterior draw each iteration, as the
         authors' ``cfrpsrl.py`` type "ordinary") or "mean" (the posterior
         mean).
@@ -500,8 +567,10 @@ class NaiveCFRLearner(ModelBasedLearner):
       _set(self, "play", check_choice("play", self.play, PLAYS))
       super().__post_init__()
 
-  model = property(lambda self: self.config.model)
-  play = property(lambda self: self.config.play)
+  model = property(lambda self: self.config.model,
+                   doc="The model game CFR runs on (``config.model``).")
+  play = property(lambda self: self.config.play,
+                  doc="The strategy the episodes play (``config.play``).")
 
   def _cfr_model(self):
     return self._draw() if self.model == "draw" else (
@@ -515,11 +584,18 @@ class RandomLearner(NaiveCFRLearner):
   """The Random baseline: both episodes play uniformly at random (the
   authors' type "random"); what it outputs is Naive-CFR's average on the
   posterior those episodes build (its current strategy is the regret
-  minimiser's, which its episodes do not play)."""
+  minimiser's, which its episodes do not play).
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
+  """
 
   @dataclasses.dataclass(frozen=True)
   class Config(_ModelGameConfig):
-    """Attributes:
+    """RandomLearner's hyperparameters.
+
+    Attributes:
       model: as :class:`NaiveCFRLearner`.
       base, alternating_updates, seed: as :class:`ModelBasedLearner`.
     """
@@ -537,11 +613,17 @@ class PSRLCFRLearner(ModelBasedLearner):
   (:func:`~spiel_ext.algorithms.exploration.exploring_actions`), and the
   two episodes are (player 0 explores, player 1 plays) and (player 0
   plays, player 1 explores).
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(ModelBasedLearner.Config):
-    """Attributes:
+    """PSRLCFRLearner's hyperparameters.
+
+    Attributes:
       exploration: "default" (the authors' type "default": V_draw - V_avg,
         paired with the other's current strategy), "br_dirc" (the authors'
         type "br_dirc", ``experiment_br.py:86``'s default: a best response
@@ -648,11 +730,17 @@ class VCFRLearner(_WithInformationBonus, PSRLCFRLearner):
     (``vime_cfr.py:235-246``).
   - "both_draws": ours before we read the authors' code: the bonus on both
     draws, exploring with ``exploration`` (default "best_response").
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(PSRLCFRLearner.Config, BonusConfig):
-    """Attributes:
+    """VCFRLearner's hyperparameters.
+
+    Attributes:
       design: "cfr_draw" (default), "exploration_draw" or "both_draws".
       exploration: for the designs that explore (None, the default:
         "default" for "exploration_draw", "best_response" for
@@ -677,7 +765,8 @@ class VCFRLearner(_WithInformationBonus, PSRLCFRLearner):
       _set(self, "design", check_choice("design", self.design, DESIGNS))
       super().__post_init__()
 
-  design = property(lambda self: self.config.design)
+  design = property(lambda self: self.config.design,
+                    doc="Where the bonus goes (``config.design``).")
 
   @property
   def exploration(self) -> str | None:
@@ -728,6 +817,10 @@ class PosteriorFSPLearner(EpisodeLearner):
 
   ``Config`` has the ``seed`` only (see :class:`EpisodeLearner`).
 
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
+
   Attributes:
     posterior: the conjugate model.
     cumulative_policy: [infosets, actions], the average's numerator.
@@ -735,7 +828,9 @@ class PosteriorFSPLearner(EpisodeLearner):
 
   @dataclasses.dataclass(frozen=True)
   class Config(EpisodeLearner.Config):
-    """Attributes:
+    """PosteriorFSPLearner's hyperparameters.
+
+    Attributes:
       seed: an int in 0..2**63 - 1 (default 0) or None.
     """
 
@@ -746,7 +841,11 @@ class PosteriorFSPLearner(EpisodeLearner):
 
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the average strategy (see the class
-    docstring)."""
+    docstring).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     return self.average_strategy()
 
   def _save(self, state: dict[str, Any]) -> None:
@@ -770,7 +869,19 @@ class PosteriorFSPLearner(EpisodeLearner):
   def best_response_profile(self, chance_prob: np.ndarray,
                             utility: np.ndarray) -> np.ndarray:
     """[infosets, actions]: each player's pure best response, in the model
-    game (chance_prob, utility), to the other's average."""
+    game (chance_prob, utility), to the other's average.
+
+    Args:
+      chance_prob: the model game's [histories] chance probabilities.
+      utility: the model game's [histories, 2] utilities.
+
+    Returns:
+      A new [rules infosets, actions] pure strategy profile.
+
+    Raises:
+      ValueError: ``chance_prob`` or ``utility`` is not a model of the
+        rules' tree (see ``GameTree.with_model``).
+    """
     model = self.rules.with_model(chance_prob, utility)
     average = self.average_strategy()
     profile = np.zeros_like(average)
@@ -781,6 +892,8 @@ class PosteriorFSPLearner(EpisodeLearner):
     return profile
 
   def evaluate_and_update_policy(self) -> None:
+    """One iteration: a posterior draw, the best-response profile in it,
+    two episodes with that profile, and the average's update."""
     chance_prob, utility = self.posterior.sample_game(self._rng)
     profile = self.best_response_profile(chance_prob, self._shape(utility))
     for _ in range(2):
@@ -795,11 +908,17 @@ class PosteriorFSPLearner(EpisodeLearner):
 class PosteriorVFSPLearner(_WithInformationBonus, PosteriorFSPLearner):
   """The authors' VFSP (``vimeficplay.py:150``): :class:`PosteriorFSPLearner`
   with the information bonus on its posterior draw.
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(PosteriorFSPLearner.Config, BonusConfig):
-    """Attributes:
+    """PosteriorVFSPLearner's hyperparameters.
+
+    Attributes:
       eta, players, normalisation, information, kl_every: the bonus's
         (:class:`~spiel_ext.algorithms.exploration.BonusConfig`).
       seed: an int in 0..2**63 - 1 (default 0).
@@ -830,11 +949,17 @@ class OutcomeSamplingLearner(EpisodeLearner):
   Its current strategy is sigma, regret matching on its cumulative
   regrets (the episodes mix it with the uniform strategy at the
   updating player's infosets).
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(EpisodeLearner.Config):
-    """Attributes:
+    """OutcomeSamplingLearner's hyperparameters.
+
+    Attributes:
       epsilon: exploration in [1e-6, 1] (default 0.1; see
         MIN_OUTCOME_SAMPLING_EPSILON for the bound).
       seed: an int in 0..2**63 - 1 (default 0).
@@ -846,7 +971,9 @@ class OutcomeSamplingLearner(EpisodeLearner):
                                        MIN_OUTCOME_SAMPLING_EPSILON, 1.0))
       super().__post_init__()
 
-  epsilon = property(lambda self: self.config.epsilon)
+  epsilon = property(lambda self: self.config.epsilon,
+                     doc="The exploration of the updating player "
+                     "(``config.epsilon``).")
 
   def _build(self) -> None:
     super()._build()
@@ -858,7 +985,11 @@ class OutcomeSamplingLearner(EpisodeLearner):
     self._sigma = self._uniform.copy()
 
   def current_strategy(self) -> np.ndarray:
-    """[rules infosets, actions]: sigma (a copy)."""
+    """[rules infosets, actions]: sigma (a copy).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     return self._sigma.copy()
 
   def _save(self, state: dict[str, Any]) -> None:
@@ -884,6 +1015,8 @@ class OutcomeSamplingLearner(EpisodeLearner):
     self._sigma[row] = positive / total if total > 0 else self._uniform[row]
 
   def evaluate_and_update_policy(self) -> None:
+    """One iteration: one episode per player, and that player's regret and
+    average updates along its path (see the class docstring)."""
     rules = self.rules
     for player in (0, 1):
       rows = rules.player_rows[player]
@@ -931,11 +1064,17 @@ class FSPLearner(EpisodeLearner):
   Its current strategy is its average, as in fictitious play's full-width
   form (:class:`~spiel_ext.algorithms.fictitious_play.XFPSolver` and
   OpenSpiel's): the epsilon-greedy Q policies are its steps.
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(EpisodeLearner.Config):
-    """Attributes:
+    """FSPLearner's hyperparameters.
+
+    Attributes:
       epsilon: exploration of the best response, in [0, 1] (default 0.1).
       learning_rate: in (0, 1] (default 0.1).
       buffer_size: transitions kept, an int in 1..2**22 (default 2**14).
@@ -959,8 +1098,12 @@ class FSPLearner(EpisodeLearner):
                                          MAX_BATCH_SIZE))
       super().__post_init__()
 
-  epsilon = property(lambda self: self.config.epsilon)
-  learning_rate = property(lambda self: self.config.learning_rate)
+  epsilon = property(lambda self: self.config.epsilon,
+                     doc="The best response's exploration "
+                     "(``config.epsilon``).")
+  learning_rate = property(lambda self: self.config.learning_rate,
+                           doc="The Q update's step "
+                           "(``config.learning_rate``).")
 
   def _build(self) -> None:
     super()._build()
@@ -976,7 +1119,11 @@ class FSPLearner(EpisodeLearner):
 
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the average strategy (see the class
-    docstring)."""
+    docstring).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
     return self.average_strategy()
 
   def _save(self, state: dict[str, Any]) -> None:
@@ -1009,6 +1156,8 @@ class FSPLearner(EpisodeLearner):
     del episode
 
   def evaluate_and_update_policy(self) -> None:
+    """One iteration: one episode per player, its transitions stored and a
+    minibatch replayed into Q (see the class docstring)."""
     rules = self.rules
     average = self.average_strategy()
     for player in (0, 1):
@@ -1057,11 +1206,17 @@ class VFSPLearner(FSPLearner):
   """FSP with the information-gain bonus eta * IG(z) of the conjugate model
   added to the reward of every episode ending at z (Qiu et al.'s VFSP);
   the model only measures information, FSP itself stays model-free.
+
+  Args:
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
   """
 
   @dataclasses.dataclass(frozen=True)
   class Config(FSPLearner.Config):
-    """Attributes:
+    """VFSPLearner's hyperparameters.
+
+    Attributes:
       eta: the bonus weight, in [0, 1e100] (default 0.005).
       epsilon, learning_rate, buffer_size, batch_size, seed: as
         :class:`FSPLearner`.
@@ -1072,7 +1227,8 @@ class VFSPLearner(FSPLearner):
       _set(self, "eta", check_eta(self.eta))
       super().__post_init__()
 
-  eta = property(lambda self: self.config.eta)
+  eta = property(lambda self: self.config.eta,
+                 doc="The bonus weight (``config.eta``).")
 
   def _build(self) -> None:
     super()._build()

@@ -67,7 +67,14 @@ def _fill_model(chance_children, chance_parent, chance_weights, terminals,
 
 def digamma(x: np.ndarray) -> np.ndarray:
   """psi(x) for x > 0 (recurrence up to x >= 6, then the asymptotic series;
-  absolute error below 1e-10)."""
+  absolute error below 1e-10).
+
+  Args:
+    x: values > 0 (an array or a number).
+
+  Returns:
+    psi(x), a new float64 array of x's shape.
+  """
   x = np.asarray(x, dtype=np.float64).copy()
   result = np.zeros_like(x)
   small = x < 6.0
@@ -89,6 +96,14 @@ def beta_kl_after_one(alpha: np.ndarray, beta: np.ndarray,
   For one more success: log((alpha + beta) / alpha) + psi(alpha + 1)
   - psi(alpha + beta + 1) (the Beta functions' ratio is alpha / (alpha +
   beta)); a failure swaps alpha and beta.
+
+  Args:
+    alpha: the Beta's first parameters (> 0), an array.
+    beta: its second parameters (> 0), of the same shape.
+    win: True for one more success, False for one more failure.
+
+  Returns:
+    The KL divergences, an array of that shape.
   """
   own, other = (alpha, beta) if win else (beta, alpha)
   total = own + other
@@ -99,7 +114,15 @@ def dirichlet_kl_after_one(counts: np.ndarray, totals: np.ndarray
                            ) -> np.ndarray:
   """KL(Dir(c + e_k) || Dir(c)) for each outcome k of its node: the same
   form as the Beta case with alpha = c_k and alpha + beta = the node's
-  total count."""
+  total count.
+
+  Args:
+    counts: c_k of each outcome (> 0), an array.
+    totals: the total count of each outcome's node, of the same shape.
+
+  Returns:
+    The KL divergences, an array of that shape.
+  """
   return (np.log(totals / counts) + digamma(counts + 1.0) -
           digamma(totals + 1.0))
 
@@ -117,6 +140,9 @@ class ConjugatePosterior:
       plus the times its outcome was seen (0 elsewhere).
     wins, losses: [histories], at terminals the prior plus the +1 / -1
       rewards seen (0 elsewhere).
+
+  Raises:
+    ValueError: ``prior`` is not a finite number > 0.
   """
 
   def __init__(self, tree: GameTree, prior: float = 1.0):
@@ -139,7 +165,16 @@ class ConjugatePosterior:
 
   def observe(self, histories, reward: float) -> None:
     """Counts one episode: its path of histories (root to terminal) and
-    player 0's reward (+1 or -1) at the terminal."""
+    player 0's reward (+1 or -1) at the terminal.
+
+    Args:
+      histories: the episode's histories of ``tree``, root first, ending at
+        a terminal.
+      reward: player 0's reward: > 0 counts a win, anything else a loss.
+
+    Raises:
+      ValueError: the last history is not a terminal.
+    """
     path = np.asarray(histories, dtype=np.int64)
     seen = path[self._chance_child[path]]
     np.add.at(self.chance_counts, seen, 1.0)
@@ -155,7 +190,12 @@ class ConjugatePosterior:
     self._changed.append(path)
 
   def counts(self) -> dict[str, np.ndarray | int]:
-    """The posterior's state as plain data (copies), for checkpoints."""
+    """The posterior's state as plain data (copies), for checkpoints.
+
+    Returns:
+      {"chance_counts", "wins", "losses": [histories] arrays,
+      "observations": the number of episodes observed}.
+    """
     return {"chance_counts": self.chance_counts.copy(),
             "wins": self.wins.copy(), "losses": self.losses.copy(),
             "observations": self.observations}
@@ -163,6 +203,9 @@ class ConjugatePosterior:
   def load_counts(self, counts: dict[str, np.ndarray | int]) -> None:
     """Restores :meth:`counts` (the information gain is recomputed, equal
     to the one updated in place); nothing changes if they do not fit.
+
+    Args:
+      counts: a :meth:`counts` dict.
 
     Raises:
       ValueError: an array of another shape.
@@ -202,7 +245,19 @@ class ConjugatePosterior:
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(chance_prob, utility) of the posterior mean; ``terminal_bonus``
     [terminals], if given, is added to both players' utility at each
-    terminal (in ``tree.terminals`` order)."""
+    terminal (in ``tree.terminals`` order).
+
+    Args:
+      terminal_bonus: [terminals] values added to both players' utility at
+        each terminal (``tree.terminals`` order), or None.
+
+    Returns:
+      (chance_prob [histories], utility [histories, 2]): new arrays for
+      ``tree.with_model``.
+
+    Raises:
+      ValueError: ``terminal_bonus`` has not one value per terminal.
+    """
     terminals = self.tree.terminals
     wins = self.wins[terminals]
     return self._game(self.chance_counts[self._chance_children],
@@ -214,7 +269,20 @@ class ConjugatePosterior:
     """(chance_prob, utility) of one posterior draw: Dirichlet draws as
     normalised Gamma draws, Beta(a, b) as X / (X + Y) with X ~ Gamma(a),
     Y ~ Gamma(b); the draws' seed comes from ``rng``. ``terminal_bonus`` as
-    in :meth:`mean_game`."""
+    in :meth:`mean_game`.
+
+    Args:
+      rng: the generator the draws' seed is taken from.
+      terminal_bonus: [terminals] values added to both players' utility at
+        each terminal (``tree.terminals`` order), or None.
+
+    Returns:
+      (chance_prob [histories], utility [histories, 2]): new arrays for
+      ``tree.with_model``.
+
+    Raises:
+      ValueError: ``terminal_bonus`` has not one value per terminal.
+    """
     children, terminals = self._chance_children, self.tree.terminals
     shapes = np.concatenate([self.chance_counts[children],
                              self.wins[terminals], self.losses[terminals]])
@@ -230,7 +298,11 @@ class ConjugatePosterior:
     observing the reward at each terminal (weighted over the predictive
     win probability) and, at each chance child, of seeing its outcome once
     more at its node; 0 elsewhere. Updated where episodes changed counts
-    since the last call (read-only: do not modify)."""
+    since the last call (read-only: do not modify).
+
+    Returns:
+      The [histories] array of gains, kept by the posterior.
+    """
     if self._gain is None:
       self._gain = np.zeros(self.tree.num_histories)
       self._update_gain(self.tree.terminals, self._chance_children)
