@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusSolver
 from spiel_ext import eval as spiel_eval
-from spiel_ext.engine import compile_game, regret_passes, threads
+from spiel_ext.engine import (compile_game, regret_passes, stack_passes,
+                              threads)
 from spiel_ext.engine.schedules import parallel_blocks
 from spiel_ext.executors import local
 
@@ -152,14 +153,40 @@ def test_blocks_partition_the_tree(game):
   for root, first, stop in zip(blocks.roots, blocks.first, blocks.stop):
     inside = internal[(internal >= root) & (internal < end[root])]
     assert (blocks.internal[first:stop] == inside).all()
+  assert (internal[blocks.top_position] == blocks.top).all()
+
+
+@pytest.mark.parametrize("game", ["leduc_poker", "kuhn_poker(players=3)",
+                                  "liars_dice(numdice=1)"])
+def test_stack_layout_links_parents_children_and_edge_weights(game):
+  tree = compile_game(game)
+  stack = tree.stack_layout
+  internal = np.flatnonzero(~tree.is_terminal)
   children = tree.children_lists()
-  for h in range(0, tree.num_histories, 97):
-    mine = children.members[children.start[h]:children.start[h + 1]]
-    linked, child = [], blocks.last_child[h]
-    while child >= 0:
-      linked.append(child)
-      child = blocks.previous_sibling[child]
-    assert linked == list(mine[::-1])
+  counts = np.diff(children.start)
+  assert (stack.num_children == counts[internal]).all()
+  assert stack.max_children == counts.max()
+  assert stack.parent_position[0] == -1
+  assert (internal[stack.parent_position[1:]] ==
+          tree.parent[internal[1:]]).all()
+  assert (stack.node_kind == tree.node_player).all()
+  # Each edge's probability through weight_index, against edge_weights.
+  policy = random_policy(tree, 5, 0.3)
+  table = np.concatenate([policy.reshape(-1), stack_passes.chance_weights(
+      tree.chance_prob, stack.chance_edges)])
+  assert (table[stack.weight_index] == tree.edge_weights(policy)).all()
+  assert (stack.internal_weight_index == stack.weight_index[internal]).all()
+  assert (stack.internal_parent_slot == tree.parent_slot[internal]).all()
+  # The stack holds, when h is pushed, h and the later siblings of h and of
+  # each of its ancestors (pushed before them, popped by their parents).
+  later = np.zeros(tree.num_histories, dtype=int)
+  for h in range(tree.num_histories):
+    kids = children.members[children.start[h]:children.start[h + 1]]
+    later[kids] = np.arange(len(kids) - 1, -1, -1)
+  held = np.zeros(tree.num_histories, dtype=int)
+  for h in range(1, tree.num_histories):
+    held[h] = held[tree.parent[h]] + later[h]
+  assert stack.stack_size == held.max() + 1
 
 
 def solver_states(solver_class, game, iterations):

@@ -21,15 +21,13 @@ Information", NeurIPS 2007).
 
 from __future__ import annotations
 
-import types
-
 import numba
 import numpy as np
 from numba import prange
 
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.passes import jit, opponent_reach
-from spiel_ext.engine.prefetch import prefetch
+from spiel_ext.engine.threads import serial_copy
 
 # Kernels run on numba's threads; compiled once, cached on disk.
 parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
@@ -38,9 +36,6 @@ parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
 # does not inline calls out of a parallel loop's body, which made the
 # passes several times slower).
 step_jit = numba.njit(cache=True, nogil=True, inline="always")
-
-# How many histories ahead the node passes prefetch a policy row.
-PREFETCH_AHEAD = 8
 
 # Each thread gets this many runs of blocks, for balance.
 UNITS_PER_THREAD = 4
@@ -103,134 +98,11 @@ def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
                      flat, player, weight, others)
 
 
-# The counterfactual-value pass of CFR works on the decision and chance
-# histories alone (``internal``; each block's are internal[first[b]:
-# stop[b]]): the forward sweep fills x_{-i} of those, the backward one
-# forms each u_i(h) from h's children, reading a terminal child's utility
-# and an edge's probability where they are stored instead of copying them
-# into arrays of one entry per history; the sums are those of
-# :func:`spiel_ext.engine.passes.player_regret_pass`, term for term.
-
-
-@step_jit
-def _node_others(h, parent, parent_slot, policy_index, chance_prob, flat,
-                 player, others):
-  # Selects between loaded values, not branches (which the processor
-  # mispredicts here a third of the time): flat[-1] is a valid read, and
-  # x * 1.0 is x exactly.
-  k = policy_index[h]
-  from_policy = flat[k]
-  from_chance = chance_prob[h]
-  w = from_chance if k < 0 else from_policy
-  factor = 1.0 if parent_slot[h] == player else w
-  others[h] = others[parent[h]] * factor
-
-
-@parallel_jit
-def node_others(parent, parent_slot, policy_index, chance_prob, policy,
-                player, others, top, internal, first, stop, bounds):
-  """x_{-i}(h) into ``others`` at every non-terminal history (other
-  entries are left as they were)."""
-  flat = policy.reshape(-1)
-  others[0] = 1.0
-  for j in range(1, top.shape[0]):  # top[0] is the root.
-    _node_others(top[j], parent, parent_slot, policy_index, chance_prob,
-                 flat, player, others)
-  for unit in prange(bounds.shape[0] - 1):
-    for b in range(bounds[unit], bounds[unit + 1]):
-      for j in range(first[b], stop[b]):
-        _node_others(internal[j], parent, parent_slot, policy_index,
-                     chance_prob, flat, player, others)
-
-
-@step_jit
-def _node_value(h, node_player, infoset, action, last_child,
-                previous_sibling, chance_prob, flat, num_actions, utility,
-                player, others, value, member_position, edge_start,
-                edge_value, member_reach):
-  acting = node_player[h]
-  reach = others[h]
-  row = np.int64(infoset[h]) * num_actions
-  own = acting == player
-  edge = np.int64(-1)
-  if own:
-    member = member_position[h]
-    member_reach[member] = reach
-    edge = edge_start[member + 1] - 1
-  total = 0.0
-  # The serial pass adds a history's children last to first.
-  child = last_child[h]
-  while child >= 0:
-    w = chance_prob[child] if acting == CHANCE else flat[row + action[child]]
-    # Selects, not branches (see _node_others). A sum that starts at +0
-    # never becomes -0, so adding +0 where the serial pass skips a child
-    # leaves it as it is.
-    from_utility = utility[child, player]
-    from_value = value[child]
-    v = from_utility if node_player[child] == TERMINAL else from_value
-    if own:
-      # x_{-i}(h) u_i(h.a) for the infoset gather (0 where reach is 0).
-      edge_value[edge] = reach * v
-      edge -= 1
-    reached = (reach if own else reach * w) != 0.0
-    total += w * v if reached else 0.0
-    child = previous_sibling[child]
-  value[h] = total
-
-
-@parallel_jit
-def node_values(node_player, infoset, action, last_child, previous_sibling,
-                chance_prob, policy, utility, player, others, value,
-                member_position, edge_start, edge_value, member_reach, top,
-                internal, first, stop, bounds):
-  """u_i(h) into ``value`` at every non-terminal history, from ``others``
-  of :func:`node_others`; children that chance and the others reach with
-  probability 0 add nothing, as in the serial pass. At ``player``'s
-  histories h (member m of its infoset's histories, see
-  :func:`member_edges`), also writes x_{-i}(h) into member_reach[m] and
-  x_{-i}(h) u_i(h.a) into edge_value at h's edges."""
-  flat = policy.reshape(-1)
-  num_actions = policy.shape[1]
-  for unit in prange(bounds.shape[0] - 1):
-    for b in range(bounds[unit], bounds[unit + 1]):
-      for j in range(stop[b] - 1, first[b] - 1, -1):
-        if j - PREFETCH_AHEAD >= first[b]:
-          ahead = infoset[internal[j - PREFETCH_AHEAD]]
-          if ahead >= 0:
-            prefetch(flat, np.int64(ahead) * num_actions)
-        _node_value(internal[j], node_player, infoset, action, last_child,
-                    previous_sibling, chance_prob, flat, num_actions,
-                    utility, player, others, value, member_position,
-                    edge_start, edge_value, member_reach)
-  for j in range(top.shape[0] - 1, -1, -1):
-    _node_value(top[j], node_player, infoset, action, last_child,
-                previous_sibling, chance_prob, flat, num_actions, utility,
-                player, others, value, member_position, edge_start,
-                edge_value, member_reach)
-
-
-@jit
-def sibling_links(end):
-  """(previous_sibling, last_child): each history's previous sibling and
-  last child in pre-order, -1 where there is none."""
-  num_histories = end.shape[0]
-  previous_sibling = np.full(num_histories, -1, dtype=np.int32)
-  last_child = np.full(num_histories, -1, dtype=np.int32)
-  for h in range(num_histories):
-    previous = -1
-    child = h + 1
-    while child < end[h]:
-      previous_sibling[child] = previous
-      previous = child
-      child = end[child]
-    last_child[h] = previous
-  return previous_sibling, last_child
-
-
 @jit
 def member_edges(history_members, end, action):
-  """Where :func:`node_values` writes a decision history's edges for the
-  infoset gather: (member_position, edge_start, edge_action). History h =
+  """Where CFR's pass (:func:`spiel_ext.engine.stack_passes.stack_values`)
+  writes a decision history's edges for the infoset gather:
+  (member_position, edge_start, edge_action). History h =
   history_members[m] (its infoset's histories, infosets in row order) has
   member_position[h] = m (-1 for other histories) and its edges, children
   in pre-order, at edge_start[m]:edge_start[m + 1], edge_action[e] being
@@ -287,7 +159,8 @@ def gather_player_cfv(history_start, edge_start, edge_action, member_reach,
   """Adds sum_{h in I} x_{-i}(h) into others_sum[I - row_start] and
   v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) into cfv[I - row_start, a]
   for rows row_start..row_stop-1 (infosets in parallel), from what
-  :func:`node_values` wrote, in the serial pass's order: others_sum over
+  :func:`spiel_ext.engine.stack_passes.stack_values` wrote, in the serial
+  pass's order: others_sum over
   I's histories in pre-order, cfv in reverse (each (I, a) has one edge per
   history of I). Threads take runs of rows of about equal edges."""
   bounds = row_units(history_start, edge_start, row_start, row_stop, units)
@@ -439,18 +312,9 @@ def _terminal_reaches(reach, terminals, utility):
   return others, totals
 
 
-def _serial_copy(function):
-  """``function`` under another name, for a second compilation: numba's
-  disk cache files a function by name and bytecode, not by its flags."""
-  copy = types.FunctionType(function.__code__, function.__globals__,
-                            function.__name__ + "_serial")
-  copy.__qualname__ = function.__qualname__ + "_serial"
-  return copy
-
-
 # Each compiled twice from one source: on numba's threads for a large tree,
 # on the calling thread (prange runs as range) for a small one.
 edge_weights = parallel_jit(_edge_weights)
-edge_weights_serial = jit(_serial_copy(_edge_weights))
+edge_weights_serial = jit(serial_copy(_edge_weights))
 terminal_reaches = parallel_jit(_terminal_reaches)
-terminal_reaches_serial = jit(_serial_copy(_terminal_reaches))
+terminal_reaches_serial = jit(serial_copy(_terminal_reaches))

@@ -44,11 +44,13 @@ from typing import Sequence
 import numpy as np
 import pyspiel
 
-from spiel_ext.engine import block_passes, passes, schedules, threads
+from spiel_ext.engine import (block_passes, passes, schedules, stack_passes,
+                              threads)
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.schedules import (BeliefFallbacks, BestResponseSchedule,
                                         Groups, LevelSchedule, MemberEdges,
                                         ParallelBlocks, PerPlayer)
+from spiel_ext.engine.stack_passes import StackLayout
 
 __all__ = ["STORED_ARRAYS", "TreeLayout"]
 
@@ -175,6 +177,14 @@ class TreeLayout:
     there (see :func:`block_passes.member_edges`)."""
     return MemberEdges(*block_passes.member_edges(
         self.infoset_histories.members, self.subtree_end, self.action))
+
+  @functools.cached_property
+  def stack_layout(self) -> StackLayout:
+    """What CFR's stack pass reads (see
+    :func:`stack_passes.stack_layout`)."""
+    return stack_passes.stack_layout(
+        self.parent, self.parent_slot, self.node_player,
+        self.edge_policy_index, self.num_infosets * self.num_distinct_actions)
 
   @functools.cached_property
   def _scratch(self) -> threading.local:

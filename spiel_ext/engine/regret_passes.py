@@ -18,7 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spiel_ext.engine import block_passes, passes
+from spiel_ext.engine import block_passes, passes, stack_passes
+from spiel_ext.engine.schedules import ParallelBlocks
 from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
 
@@ -146,28 +147,40 @@ def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
         tree.node_player, tree.infoset, view.chance_prob, view.utility,
         policy, player, track_own, cfv, own_reach, others_reach, rows.start)
   else:
-    others, value, edge_value, member_reach = tree.scratch_arrays(4)
-    edges = tree.member_edges
-    bounds = block_passes.unit_bounds(blocks.roots, tree.subtree_end,
-                                      block_passes.num_units())
-    nodes = (blocks.top, blocks.internal, blocks.first, blocks.stop, bounds)
-    block_passes.node_others(tree.parent, tree.parent_slot,
-                             tree.edge_policy_index, view.chance_prob, policy,
-                             player, others, *nodes)
-    block_passes.node_values(tree.node_player, tree.infoset, tree.action,
-                             blocks.last_child, blocks.previous_sibling,
-                             view.chance_prob, policy, view.utility, player,
-                             others, value, edges.member_position,
-                             edges.edge_start, edge_value, member_reach,
-                             *nodes)
-    block_passes.gather_player_cfv(
-        tree.infoset_histories.start, edges.edge_start, edges.edge_action,
-        member_reach, edge_value, rows.start, rows.stop, cfv, others_reach,
-        block_passes.num_units())
+    _stack_pass(view, policy, player, blocks, cfv, others_reach)
   if not track_own:
     own_reach = passes.own_reach_of_infosets(tree.own_sequence, policy,
                                              rows.start, rows.stop)
   return PlayerPass(cfv, own_reach, others_reach)
+
+
+def _stack_pass(view: ViewLike, policy: np.ndarray, player: int,
+                blocks: ParallelBlocks, cfv: np.ndarray,
+                others_reach: np.ndarray) -> None:
+  """player_counterfactual_values' cfv and others_reach by the stack
+  passes (:mod:`spiel_ext.engine.stack_passes`)."""
+  tree = view.tree
+  rows = tree.player_rows[player]
+  stack = tree.stack_layout
+  edges = tree.member_edges
+  others, value, edge_value, member_reach = tree.scratch_arrays(4)
+  chance = stack_passes.chance_weights(view.chance_prob, stack.chance_edges)
+  bounds = block_passes.unit_bounds(blocks.roots, tree.subtree_end,
+                                    block_passes.num_units())
+  stack_passes.stack_others(
+      stack.parent_position, stack.internal_weight_index,
+      stack.internal_parent_slot, policy, chance, player, others,
+      blocks.top_position, blocks.first, blocks.stop, bounds)
+  stack_passes.stack_values(
+      stack.node_kind, stack.weight_index, policy, chance, view.utility,
+      player, stack.num_children, others, edges.member_position,
+      edges.edge_start, edge_value, member_reach, value, tree.subtree_end,
+      blocks.roots, blocks.stop, blocks.top, blocks.top_position, bounds,
+      stack.stack_size, stack.max_children)
+  block_passes.gather_player_cfv(
+      tree.infoset_histories.start, edges.edge_start, edges.edge_action,
+      member_reach, edge_value, rows.start, rows.stop, cfv, others_reach,
+      block_passes.num_units())
 
 
 def terminal_reaches(view: ViewLike,

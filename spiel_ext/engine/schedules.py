@@ -61,16 +61,15 @@ class ParallelBlocks(NamedTuple):
   top without the root and the roots, deepest first (the order in which a
   backward pass adds them into their parents). ``internal`` are the
   non-terminal histories in pre-order, block b's being
-  internal[first[b]:stop[b]]; ``last_child`` and ``previous_sibling``
-  link each history's children last to first (-1 ends them)."""
+  internal[first[b]:stop[b]], and ``top_position`` the places of the top
+  in ``internal``."""
   top: np.ndarray
   tail: np.ndarray
   roots: np.ndarray
   internal: np.ndarray
   first: np.ndarray
   stop: np.ndarray
-  last_child: np.ndarray
-  previous_sibling: np.ndarray
+  top_position: np.ndarray
 
 
 class MemberEdges(NamedTuple):
@@ -198,6 +197,5 @@ def parallel_blocks(subtree_end: np.ndarray, node_player: np.ndarray,
   internal = np.flatnonzero(node_player != TERMINAL).astype(np.int32)
   first = np.searchsorted(internal, roots)
   stop = np.searchsorted(internal, subtree_end[roots])
-  previous_sibling, last_child = block_passes.sibling_links(subtree_end)
   return ParallelBlocks(top_array, tail.astype(np.int32), roots, internal,
-                        first, stop, last_child, previous_sibling)
+                        first, stop, np.searchsorted(internal, top_array))

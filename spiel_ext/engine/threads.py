@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import threading
+import types
 from typing import Callable, Sequence, TypeVar
 
 import numba
@@ -113,3 +114,20 @@ def map_serial_kernels(function: Callable[[int], T], items: Sequence[int],
       _pool = concurrent.futures.ThreadPoolExecutor(
           max_workers=max_threads(), thread_name_prefix="spiel_ext")
   return list(_pool.map(function, items))
+
+
+def serial_copy(function: Callable) -> Callable:
+  """``function`` under another name, to compile a prange kernel a second
+  time for the calling thread alone (numba's disk cache files a function
+  by name and bytecode, not by its flags).
+
+  Args:
+    function: a plain Python function (not yet jitted).
+
+  Returns:
+    The same code as a new function named ``<name>_serial``.
+  """
+  copy = types.FunctionType(function.__code__, function.__globals__,
+                            function.__name__ + "_serial")
+  copy.__qualname__ = function.__qualname__ + "_serial"
+  return copy
