@@ -33,6 +33,7 @@ import numpy as np
 from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
 from spiel_ext.algorithms.checks import (check_bool, check_methods,
                                          check_real, check_seed)
+from spiel_ext.algorithms.regret_kernels import fused_update, fuses
 from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
                                                PowerAveraging, RegretMatching,
                                                RegretRule, StrategyRule,
@@ -245,6 +246,12 @@ class RegretMinimizationSolver(Solver):
              self._averaging.scale_exponent(t))
     if shift:
       np.ldexp(cumulative_policy, shift, out=cumulative_policy)
+    if fuses(self._regret_rule, self._strategy_rule):
+      fused_update(self._regret_rule, update.cfv, self._current[rows],
+                   self._legal[rows], update.own_reach,
+                   self._averaging.weight(t), self.cumulative_regret[rows],
+                   cumulative_policy)
+      return
     instant_regret = np.empty_like(update.cfv)
     absorb_iteration(update.cfv, self._current[rows], self._legal[rows],
                      update.own_reach, self._averaging.weight(t),

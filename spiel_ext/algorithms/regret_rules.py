@@ -117,7 +117,16 @@ def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
 
 
 @_row_step
-def _regret_matching_row(row, cumulative_regret, legal, out):
+def regret_matching_row(row, cumulative_regret, legal, out):
+  """Regret matching of one row (a numba kernel, inlined by its callers).
+
+  Args:
+    row: the row of ``cumulative_regret``, ``legal`` and ``out``.
+    cumulative_regret: R, [rows, actions].
+    legal: the legal actions, [rows, actions] bool.
+    out: where sigma(row) goes: R+ / sum R+ on legal actions, uniform
+      over them when no R > 0, 0 on illegal ones.
+  """
   total = 0.0
   count = 0
   for a in range(cumulative_regret.shape[1]):
@@ -144,13 +153,13 @@ def regret_matching_rows(cumulative_regret, legal, out):
     out: [rows, actions], written: the strategy.
   """
   for row in range(cumulative_regret.shape[0]):
-    _regret_matching_row(row, cumulative_regret, legal, out)
+    regret_matching_row(row, cumulative_regret, legal, out)
 
 
 @_parallel_jit
 def _regret_matching_parallel(cumulative_regret, legal, out):
   for row in numba.prange(cumulative_regret.shape[0]):
-    _regret_matching_row(row, cumulative_regret, legal, out)
+    regret_matching_row(row, cumulative_regret, legal, out)
 
 
 def regret_matching(cumulative_regret, legal, out) -> None:
