@@ -95,13 +95,15 @@ def assert_same_bits(expected: dict, actual: dict, label: str) -> None:
 
 
 @pytest.mark.parametrize("game", SMALL_GAMES)
-def test_block_passes_equal_serial_passes_bit_for_bit(game):
+def test_block_passes_equal_serial_passes_bit_for_bit(game, monkeypatch):
   tree = compile_game(game)
   policy = random_policy(tree, seed=3)
   with blocks_from(SERIAL):
     assert tree.pass_blocks() is None
     serial = every_pass(tree, policy)
-  for num_threads in (1, 2):
+  for num_threads, prefetch_bytes in ((1, None), (2, None), (2, 0)):
+    if prefetch_bytes is not None:  # The large-policy path, on any game.
+      monkeypatch.setattr(stack_passes, "PREFETCH_MIN_BYTES", prefetch_bytes)
     with blocks_from(0, num_threads):
       assert tree.pass_blocks() is not None
       assert_same_bits(serial, every_pass(tree, policy),

@@ -1,13 +1,13 @@
 """A software prefetch for the numba kernels: ``prefetch(array, index)``.
 
 Asks the processor to bring ``array[index]`` into cache (LLVM's
-``llvm.prefetch``, a hint: no fault, no effect on any result). The block
-passes walk the decision and chance histories one after the other, and each
-reads its infoset's policy row somewhere in a table of many megabytes; the
-loop over a history's children depends on loads one after the other, so the
-processor cannot run far enough ahead to overlap those misses itself.
-Fetching the row of the history a few steps ahead made CFR's value pass
-about 1.2x faster on a 2.3M-history game.
+``llvm.prefetch``, a hint: no fault, no effect on any result). CFR's
+backward sweep (:mod:`spiel_ext.engine.stack_passes`) reads each edge's
+policy entry somewhere in a table of many megabytes on a large game, and
+the loads of one history depend on the last's, so the processor cannot run
+far enough ahead to overlap those misses itself. Fetching the entry of the
+history 16 steps ahead made the sweep about 1.2x faster on a 2.3M-history
+battleship (23 MB policy).
 """
 
 from __future__ import annotations

@@ -176,7 +176,8 @@ def _stack_pass(view: ViewLike, policy: np.ndarray, player: int,
       player, stack.num_children, others, edges.member_position,
       edges.edge_start, edge_value, member_reach, value, tree.subtree_end,
       blocks.roots, blocks.stop, blocks.top, blocks.top_position, bounds,
-      stack.stack_size, stack.max_children)
+      stack.stack_size, stack.max_children,
+      policy.nbytes >= stack_passes.PREFETCH_MIN_BYTES)
   block_passes.gather_player_cfv(
       tree.infoset_histories.start, edges.edge_start, edges.edge_action,
       member_reach, edge_value, rows.start, rows.stop, cfv, others_reach,

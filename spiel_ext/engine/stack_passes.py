@@ -32,6 +32,7 @@ from numba import prange
 
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.passes import jit
+from spiel_ext.engine.prefetch import prefetch
 
 parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
 step_jit = numba.njit(cache=True, nogil=True, inline="always")
@@ -40,6 +41,12 @@ step_jit = numba.njit(cache=True, nogil=True, inline="always")
 # a signed index for a negative value (counting from the end), which made
 # the backward sweep 1.4x slower.
 unsigned = numba.uint64
+
+# How many histories ahead the backward sweep prefetches an edge's policy
+# entry, for a policy of at least PREFETCH_MIN_BYTES (a table that does not
+# stay in cache: 1.2x faster on a 23 MB one, slower on a 0.6 MB one).
+PREFETCH_AHEAD = 16
+PREFETCH_MIN_BYTES = 4 << 20
 
 
 class StackLayout(NamedTuple):
@@ -191,13 +198,18 @@ def _pop_children(values, probabilities, base, top, reach, own, edge,
 def _block_values(root, stop_history, last_position, node_kind,
                   weight_index, flat, chance, utility, player,
                   num_children, others, member_position, edge_start,
-                  edge_value, member_reach, values, probabilities):
+                  edge_value, member_reach, values, probabilities,
+                  prefetch_policy):
   """The backward sweep of one block (histories root..stop_history-1,
   last_position the j of its last non-terminal); returns u_i(root)."""
   size = 0
   j = last_position
   v = 0.0
   for h in range(stop_history - 1, root - 1, -1):
+    if prefetch_policy and h - PREFETCH_AHEAD >= root:
+      ahead = weight_index[unsigned(h - PREFETCH_AHEAD)]
+      if ahead < flat.shape[0]:
+        prefetch(flat, ahead)
     kind = node_kind[unsigned(h)]
     if kind == TERMINAL:
       v = utility[unsigned(h), unsigned(player)]
@@ -255,13 +267,16 @@ def _top_value(h, j, end, node_kind, weight_index, flat, chance, utility,
 def stack_values(node_kind, weight_index, policy, chance, utility, player,
                  num_children, others, member_position, edge_start,
                  edge_value, member_reach, value, end, roots, stop, top,
-                 top_position, bounds, stack_size, max_children):
+                 top_position, bounds, stack_size, max_children,
+                 prefetch_policy):
   """u_i of the blocks' roots and the top into ``value`` (other entries
   are left as they were), from ``others`` of :func:`stack_others`. At the
   player's histories h (member m of its infoset's histories, see
   :func:`spiel_ext.engine.block_passes.member_edges`), writes x_{-i}(h)
   into member_reach[m] and x_{-i}(h) u_i(h.a) into edge_value at h's
-  edges, as :func:`spiel_ext.engine.block_passes.node_values` does."""
+  edges (for :func:`spiel_ext.engine.block_passes.gather_player_cfv`).
+  With ``prefetch_policy``, prefetches the policy entries of the edges a
+  few histories ahead (for a policy of PREFETCH_MIN_BYTES or more)."""
   flat = policy.reshape(-1)
   units = bounds.shape[0] - 1
   values = np.empty((units, stack_size))
@@ -273,7 +288,7 @@ def stack_values(node_kind, weight_index, policy, chance, utility, player,
           root, end[root], stop[b] - 1, node_kind, weight_index, flat,
           chance, utility, player, num_children, others, member_position,
           edge_start, edge_value, member_reach, values[unit],
-          probabilities[unit])
+          probabilities[unit], prefetch_policy)
   top_values = np.empty(max_children)
   top_probabilities = np.empty(max_children)
   for t in range(top.shape[0] - 1, -1, -1):
