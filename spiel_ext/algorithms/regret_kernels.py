@@ -23,8 +23,8 @@ import numpy as np
 from spiel_ext.algorithms.regret_rules import (PARALLEL_MIN_ROWS,
                                                PlainRegrets, PlusRegrets,
                                                RegretMatching, RegretRule,
-                                               StrategyRule,
-                                               regret_matching_row)
+                                               StrategyRule, absorb_entry,
+                                               regret_matching_row, row_value)
 from spiel_ext.engine.threads import serial_copy
 
 __all__ = ["fused_update", "fuses"]
@@ -51,15 +51,11 @@ def fuses(regret_rule: RegretRule, strategy_rule: StrategyRule) -> bool:
 def _update_row(row, cfv, policy, legal, own_reach, average_weight, plus,
                 cumulative_regret, cumulative_policy):
   # absorb_iteration's operations, then the regret rule's, in their order.
-  infoset_value = 0.0
-  for a in range(cfv.shape[1]):
-    infoset_value += policy[row, a] * cfv[row, a]
+  infoset_value = row_value(row, cfv, policy)
   scale = average_weight * own_reach[row]
   for a in range(cfv.shape[1]):
-    instant_regret = 0.0
-    if legal[row, a]:
-      instant_regret = cfv[row, a] - infoset_value
-      cumulative_policy[row, a] += scale * policy[row, a]
+    instant_regret = absorb_entry(row, a, cfv, policy, legal, scale,
+                                  infoset_value, cumulative_policy)
     total = cumulative_regret[row, a] + instant_regret
     # np.maximum(R, 0) of PlusRegrets: +0 for -0, NaN kept.
     floored = total if total > 0.0 or total != total else 0.0

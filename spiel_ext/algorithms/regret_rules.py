@@ -62,18 +62,56 @@ PARALLEL_MIN_ROWS = 20_000
 
 
 @_row_step
-def _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
-                instant_regret, cumulative_policy):
+def absorb_entry(row, a, cfv, policy, legal, scale, infoset_value,
+                 cumulative_policy):
+  """One entry of :func:`absorb_iteration` (a numba kernel, inlined).
+
+  Args:
+    row, a: the entry.
+    cfv: v(I, a), [rows, actions].
+    policy: sigma, [rows, actions].
+    legal: the legal actions, [rows, actions] bool.
+    scale: the averaging weight times x_i(I) of the row.
+    infoset_value: sum_b sigma(I, b) v(I, b) of the row.
+    cumulative_policy: the average's numerator; scale * sigma(I, a) is
+      added at a legal entry.
+
+  Returns:
+    The instantaneous regret r(I, a): v(I, a) - infoset_value if legal,
+    else 0.
+  """
+  if not legal[row, a]:
+    return 0.0
+  cumulative_policy[row, a] += scale * policy[row, a]
+  return cfv[row, a] - infoset_value
+
+
+@_row_step
+def row_value(row, cfv, policy):
+  """sum_b sigma(I, b) v(I, b) of one row (a numba kernel, inlined).
+
+  Args:
+    row: the row.
+    cfv: v(I, a), [rows, actions].
+    policy: sigma, [rows, actions].
+
+  Returns:
+    The row's expected counterfactual value under sigma.
+  """
   infoset_value = 0.0
   for a in range(cfv.shape[1]):
     infoset_value += policy[row, a] * cfv[row, a]
+  return infoset_value
+
+
+@_row_step
+def _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
+                instant_regret, cumulative_policy):
+  infoset_value = row_value(row, cfv, policy)
   scale = average_weight * own_reach[row]
   for a in range(cfv.shape[1]):
-    if legal[row, a]:
-      instant_regret[row, a] = cfv[row, a] - infoset_value
-      cumulative_policy[row, a] += scale * policy[row, a]
-    else:
-      instant_regret[row, a] = 0.0
+    instant_regret[row, a] = absorb_entry(row, a, cfv, policy, legal, scale,
+                                          infoset_value, cumulative_policy)
 
 
 @_jit
