@@ -18,8 +18,8 @@ from open_spiel.python.algorithms import cfr as openspiel_cfr
 
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext.analysis.claims import RunResults
-from spiel_ext.analysis.gxfp_asymmetric import drift_verdict
-from spiel_ext.analysis.gxfp_convergence import TIMING_FILE
+from spiel_ext.experiments.gxfp.measures_asymmetric import drift_verdict
+from spiel_ext.experiments.gxfp.measures_convergence import TIMING_FILE
 from spiel_ext.engine import compile_game
 from spiel_ext.eval import vnm
 from spiel_ext.experiments import gxfp

@@ -4,6 +4,8 @@ Each is a short declaration (:class:`spec.Experiment`) in its own module;
 :data:`EXPERIMENTS` lists them by name.
 """
 
+# Every paper's algorithm entries first, in the registry's order.
+from spiel_ext.experiments import solvers  # pylint: disable=unused-import
 from spiel_ext.experiments.bufp import BUFP_CONVERGENCE, BUFP_TABLES
 from spiel_ext.experiments.gxfp import (GXFP_CONVERGENCE, GXFP_VNM_ASYMMETRIC,
                                         GXFP_VNM_RAISE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from spiel_ext.algorithms import (BUFPSolver, CFRPlusSolver, CFRSolver,
                                   ChanceSampledCFRSolver, GXFPSolver,
                                   OpenSpielCFRAdapter, XFPSolver)
-from spiel_ext.experiments.entries import AlgorithmEntry
+from spiel_ext.experiments.entries import AlgorithmEntry, register
 
 # Schulze's perturbed game: every action keeps probability >= this.
 GXFP_EPSILON = 0.01
@@ -31,7 +31,7 @@ _GXFP = GXFPSolver.Config
 _EPS_TEXT = (f"in the perturbed game (every action >= {GXFP_EPSILON:g}), "
              "random initial strategy")
 
-COMMON_ALGORITHMS = (
+COMMON_ALGORITHMS = register((
     AlgorithmEntry(CFRSolver, _CFR(random_init=True), "CFR",
                    description="vanilla CFR, random initial regrets"),
     AlgorithmEntry(CFRSolver, _CFR(), "CFR (uniform)", seeded=False,
@@ -80,4 +80,4 @@ COMMON_ALGORITHMS = (
     AlgorithmEntry(build_openspiel_cfr, {}, "OpenSpiel CFR (Python)",
                    description="OpenSpiel's cfr.CFRSolver, uniform start",
                    seeded=False),
-)
+))

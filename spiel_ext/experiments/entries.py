@@ -6,17 +6,25 @@ config, such as a preference on player 1's first decisions) and its config
 directly; no name is looked up at run time. ``id`` is the stable key the
 results store (a run written today is found by it tomorrow); ``label`` is
 what figures and tables show.
+
+:data:`ALGORITHMS` is the one registry of entries by id: each paper's
+``algorithms`` module adds its entries with :func:`register` when it is
+imported, and ``import spiel_ext.experiments`` imports them all. The
+platform (settings, runner) reads the registry when a run is set up and
+imports no paper.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import importlib.util
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable
 
 import pyspiel
 
 from spiel_ext.algorithms.protocol import values_equal
+from spiel_ext.engine import load_game
 
 # The kinds of game an entry may require (``AlgorithmEntry.requires``).
 TWO_PLAYER_ZERO_SUM = "two-player zero-sum"
@@ -88,7 +96,6 @@ class AlgorithmEntry:
     False when the game is not of the kind :attr:`requires` names."""
     if self.requires is None:
       return True
-    from spiel_ext.engine import load_game  # pylint: disable=g-import-not-at-top
     loaded = load_game(game)
     return (loaded.num_players() == 2 and
             loaded.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM)
@@ -132,6 +139,60 @@ def registry(*groups: tuple[AlgorithmEntry, ...] | list[AlgorithmEntry]
         raise ValueError(f"algorithm id {entry.id!r} is declared twice.")
       entries[entry.id] = entry
   return entries
+
+
+# Every algorithm the experiments can run, by id (see :func:`register`).
+ALGORITHMS: dict[str, AlgorithmEntry] = {}
+
+# The modules each optional extra provides.
+_EXTRA_MODULES = {"bnn": "torch"}
+
+
+def register(*groups: Sequence[AlgorithmEntry]) -> tuple[AlgorithmEntry, ...]:
+  """Adds the entries of ``groups`` to :data:`ALGORITHMS`.
+
+  Args:
+    groups: sequences of entries (a paper's declarations).
+
+  Returns:
+    The entries, in order, as one tuple.
+
+  Raises:
+    ValueError: an id is already registered, or repeats in ``groups``.
+  """
+  added = registry(*groups)
+  repeated = sorted(set(added) & set(ALGORITHMS))
+  if repeated:
+    raise ValueError(f"algorithm id {repeated[0]!r} is declared twice.")
+  ALGORITHMS.update(added)
+  return tuple(added.values())
+
+
+def check_algorithms(names: Iterable[str]) -> None:
+  """Checks that every name is a registered id whose extras are installed
+  (before any run starts).
+
+  Args:
+    names: algorithm ids.
+
+  Raises:
+    ValueError: an unknown name, listing the accepted ones.
+    ImportError: naming the extra for an entry whose optional packages are
+      missing.
+  """
+  names = list(names)
+  unknown = [name for name in names if name not in ALGORITHMS]
+  if unknown:
+    raise ValueError(f"unknown algorithm(s) {unknown}; accepted: "
+                     f"{sorted(ALGORITHMS)}.")
+  for name in names:
+    extra = ALGORITHMS[name].extra
+    if extra and importlib.util.find_spec(_EXTRA_MODULES[extra]) is None:
+      raise ImportError(
+          f"algorithm {name!r} needs the optional extra {extra!r} "
+          f"({_EXTRA_MODULES[extra]}): pip install -e \".[{extra}]\" (or "
+          f"pip install \"spiel-ext[{extra}]\"), or leave it out with "
+          "--algorithms.")
 
 
 class LastIterate:

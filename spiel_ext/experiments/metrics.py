@@ -12,43 +12,39 @@ import functools
 import re
 from typing import Any, Callable
 
+from spiel_ext import eval as se
+
 
 def nash_conv(game: str, policy: Any) -> float:
   """NashConv of ``policy`` (the ``nash_conv`` metric)."""
-  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.nash_conv(game, policy)
 
 
 def perturbed_nash_conv(game: str, policy: Any, *,
                         min_action_prob: float) -> float:
   """NashConv in the eps-perturbed game (``nash_conv[eps=E]``)."""
-  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.nash_conv(game, policy, min_action_prob=min_action_prob)
 
 
 def value_player_0(game: str, policy: Any) -> float:
   """The expected payoff of player 0 (the papers' player 1)."""
-  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return float(se.expected_values(game, policy)[0])
 
 
 def exploitability(game: str, policy: Any) -> float:
   """NashConv / players (the ``exploitability`` metric)."""
-  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.exploitability(game, policy)
 
 
 def sequential_gap(game: str, policy: Any) -> dict[str, float]:
   """Mean and max of the perfect-Bayesian gap, from one computation (the
   platform records whichever of the two a unit asked for)."""
-  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   gap = se.sequential_gap(game, policy)
   return {"sequential_gap_mean": gap.mean, "sequential_gap_max": gap.max}
 
 
 def kuhn_alpha(game: str, policy: Any) -> float:
   """Kuhn poker's alpha: player 0's Bet probability with the Jack."""
-  from spiel_ext import eval as se  # pylint: disable=g-import-not-at-top
   return se.kuhn_alpha(game, policy)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
 from spiel_ext.executors.units import measure
 from spiel_ext.experiments.declaration import Experiment, Outputs, Settings
+from spiel_ext.experiments.entries import ALGORITHMS
 from spiel_ext.experiments.metrics import metric_function
 from spiel_ext.experiments.run_folder import prepare_folder
 from spiel_ext.experiments.settings import evaluation_points, iteration_cap
@@ -26,7 +27,6 @@ from spiel_ext.results.store import load_results, write_merged
 def build_jobs(settings: Settings) -> list[Job]:
   """One job per game x algorithm x seed (leaving out the games an
   algorithm does not apply to: ``AlgorithmEntry.requires``)."""
-  from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
   caps = settings.iteration_caps
   cap_points = tuple(int(cap[1]) for cap in caps)
   jobs = []

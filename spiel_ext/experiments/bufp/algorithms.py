@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from spiel_ext.algorithms import (BUFPSolver, ChanceSampledCFRSolver,
                                   XFPSolver)
-from spiel_ext.experiments.entries import AlgorithmEntry
+from spiel_ext.experiments.entries import AlgorithmEntry, register
 
 _FIRST_STEP = {"initial_policy": "random", "first_step_one": True,
                "tie_break": "even"}
@@ -32,5 +32,5 @@ CS_CFR_INDEPENDENT_DRAWS = AlgorithmEntry(
     "CS-CFR (independent draws)", description="chance-sampled CFR, every "
     "chance node drawn independently and the average kept at every infoset")
 
-BUFP_ALGORITHMS = (BUFP_EF_FIRST_STEP, BUFP_X_FIRST_STEP, XFP_FIRST_STEP,
-                   CS_CFR_INDEPENDENT_DRAWS)
+BUFP_ALGORITHMS = register((BUFP_EF_FIRST_STEP, BUFP_X_FIRST_STEP,
+                            XFP_FIRST_STEP, CS_CFR_INDEPENDENT_DRAWS))

@@ -14,6 +14,13 @@ arXiv:2310.09658).
 Each figure runs all its algorithms on one update schedule, once per
 schedule (:data:`.paper_values.SCHEDULES`, :func:`.paper_values.
 schedule_roles`); :func:`.timing.time_alone` times solvers one at a time.
+
+Everything of the paper is in this package: the algorithm entries
+(:mod:`.algorithms`), what the experiments share (:mod:`.paper_values`,
+:mod:`.shared`), the settings tables and sizes (:mod:`.settings`), the
+measures behind each figure's claims (:mod:`.measures_asymmetric`,
+:mod:`.measures_raise`, :mod:`.measures_convergence`), the figures and
+tables (:mod:`.figures`) and the three declarations.
 """
 
 from spiel_ext.experiments.gxfp.convergence import GXFP_CONVERGENCE

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from spiel_ext.algorithms import CFRSolver, GXFPSolver, XFPSolver
 from spiel_ext.experiments.common_algorithms import GXFP_EPSILON
-from spiel_ext.experiments.entries import AlgorithmEntry
+from spiel_ext.experiments.entries import AlgorithmEntry, register
 
-GXFP_ALGORITHMS = (
+GXFP_ALGORITHMS = register((
     # The GXFP paper's CFR from random regrets worth about one iteration:
     # on vN&M poker (ante 1, bet 2, raise 2) one iteration moves each
     # infoset's largest regret by about 0.34 / N (0.006 at N = 57), so
@@ -35,4 +35,4 @@ GXFP_ALGORITHMS = (
                      f"perturbed game (every action >= {GXFP_EPSILON:g}), "
                      "random initial strategy")
       for name, solver in (("XFP", XFPSolver), ("GXFP", GXFPSolver))),
-)
+))

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 
-from spiel_ext.analysis import gxfp_convergence as measures
+from spiel_ext.experiments.gxfp import measures_convergence as measures
 from spiel_ext.experiments.gxfp import settings
+from spiel_ext.experiments.gxfp.figures import summarize_convergence
 from spiel_ext.experiments.gxfp.paper_values import (LABELS, METRICS, PAPER,
                                                      algorithms_of,
                                                      schedule_variants,
@@ -21,7 +22,6 @@ from spiel_ext.experiments.gxfp.paper_values import (LABELS, METRICS, PAPER,
 from spiel_ext.experiments.gxfp.timing import time_main_solvers
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
-from spiel_ext.results.gxfp_figures import summarize_convergence
 from spiel_ext.results.report import Variant, verdict_from
 
 SIMILAR_ERROR = ("The error (NashConv) and its decay are similar for CFR, "
@@ -44,7 +44,7 @@ ALGORITHMS = algorithms_of(VARIANTS)
 _ON = dict(labels=LABELS)
 
 
-def _schedule_claims(variant) -> tuple[ClaimSpec, ...]:
+def _schedule_claims(variant: Variant) -> tuple[ClaimSpec, ...]:
   """Figs. 4-5's claims, judged on one schedule."""
   on = dict(variant=variant, **_ON)
   return (

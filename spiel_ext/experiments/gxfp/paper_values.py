@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from spiel_ext.analysis.gxfp import (ALTERNATING, SIMULTANEOUS, GXFPLabels,
-                                     perturbed_name)
 from spiel_ext.experiments.common_algorithms import GXFP_EPSILON
+from spiel_ext.experiments.gxfp.shared import (ALTERNATING, SIMULTANEOUS,
+                                               GXFPLabels, perturbed_name)
 from spiel_ext.experiments.metrics import perturbed_metric_name
 from spiel_ext.results.report import Variant
 

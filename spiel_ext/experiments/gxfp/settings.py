@@ -9,8 +9,8 @@ we have: the tables mark those values as ours.
 
 from __future__ import annotations
 
-from spiel_ext.analysis.gxfp import MIXED
 from spiel_ext.experiments.common_algorithms import GXFP_EPSILON
+from spiel_ext.experiments.gxfp.shared import MIXED
 from spiel_ext.results.report import Choice
 
 # (quick, paper) scale of each experiment.

@@ -13,29 +13,34 @@ import statistics
 import time
 from typing import Sequence
 
-from spiel_ext.analysis.gxfp_convergence import (TIMING_ITERATIONS,
-                                                 TIMING_ROUNDS, TIMING_WARMUP,
-                                                 main_labels)
-from spiel_ext.experiments.common_algorithms import COMMON_ALGORITHMS
-from spiel_ext.experiments.entries import AlgorithmEntry, registry
-from spiel_ext.experiments.gxfp.algorithms import GXFP_ALGORITHMS
+from spiel_ext.experiments.entries import ALGORITHMS, AlgorithmEntry
+from spiel_ext.experiments.gxfp.measures_convergence import (TIMING_ITERATIONS,
+                                                             TIMING_ROUNDS,
+                                                             TIMING_WARMUP,
+                                                             main_labels)
 from spiel_ext.experiments.gxfp.paper_values import LABELS
-
-# The entries the GXFP experiments can time, by id.
-ENTRIES: dict[str, AlgorithmEntry] = registry(COMMON_ALGORITHMS,
-                                              GXFP_ALGORITHMS)
 
 
 def time_alone(game: str, algorithms: Sequence[str | AlgorithmEntry],
                iterations: int = TIMING_ITERATIONS,
                rounds: int = TIMING_ROUNDS) -> dict[str, float]:
-  """Seconds per iteration of each algorithm (an entry, or the id of one
-  of :data:`ENTRIES`) on ``game``, by id, timed in this process one solver
-  at a time: a few warm-up iterations each, then ``rounds`` rounds in
-  which each solver in turn runs ``iterations // rounds`` iterations; the
-  median of its rounds (interleaving keeps a change in the machine's load
-  from favouring one solver)."""
-  entries = [ENTRIES[a] if isinstance(a, str) else a for a in algorithms]
+  """Seconds per iteration of each algorithm on ``game``, timed in this
+  process one solver at a time: a few warm-up iterations each, then
+  ``rounds`` rounds in which each solver in turn runs ``iterations //
+  rounds`` iterations; the median of its rounds (interleaving keeps a
+  change in the machine's load from favouring one solver).
+
+  Args:
+    game: the game string.
+    algorithms: entries, or ids of registered entries
+      (:data:`~spiel_ext.experiments.entries.ALGORITHMS`).
+    iterations: iterations per solver, over all rounds.
+    rounds: the interleaved rounds.
+
+  Returns:
+    {id: seconds per iteration}, in the order given.
+  """
+  entries = [ALGORITHMS[a] if isinstance(a, str) else a for a in algorithms]
   solvers = {}
   for entry in entries:
     solvers[entry.id] = entry.build(game, seed=0)
@@ -53,5 +58,12 @@ def time_alone(game: str, algorithms: Sequence[str | AlgorithmEntry],
 
 
 def time_main_solvers(game: str) -> dict[str, float]:
-  """:func:`time_alone` for CFR, XFP and GXFP on each schedule."""
+  """:func:`time_alone` for CFR, XFP and GXFP on each schedule.
+
+  Args:
+    game: the game string.
+
+  Returns:
+    {id: seconds per iteration}.
+  """
   return time_alone(game, main_labels(LABELS))

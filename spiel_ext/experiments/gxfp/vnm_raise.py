@@ -11,22 +11,23 @@ from __future__ import annotations
 
 import functools
 
-from spiel_ext.analysis import gxfp_raise as measures
+from spiel_ext.experiments.gxfp import measures_raise as measures
 from spiel_ext.experiments.gxfp import settings
+from spiel_ext.experiments.gxfp.figures import summarize_raise
 from spiel_ext.experiments.gxfp.paper_values import (LABELS, METRICS, PAPER,
                                                      algorithms_of,
                                                      schedule_variants,
                                                      vnm_game)
-from spiel_ext.experiments.spec import Experiment, Scale, load_snapshots
+from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
-from spiel_ext.results.gxfp_figures import summarize_raise
+from spiel_ext.results.report import Variant
 
 VARIANTS = schedule_variants(measures.roles(LABELS))
 ALGORITHMS = algorithms_of(VARIANTS)
-_ON = dict(labels=LABELS, load=load_snapshots)
+_ON = dict(labels=LABELS)
 
 
-def _claims(variant) -> tuple[ClaimSpec, ...]:
+def _claims(variant: Variant) -> tuple[ClaimSpec, ...]:
   """Figs. 2-3's three claims, judged on one schedule."""
   on = dict(variant=variant, **_ON)
   return (

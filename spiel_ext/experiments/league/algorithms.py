@@ -49,7 +49,8 @@ from spiel_ext.algorithms.mmd import MMDSolver
 from spiel_ext.algorithms.openspiel import OpenSpielCppCFRAdapter
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusSolver
 from spiel_ext.experiments.entries import (TWO_PLAYER_ZERO_SUM,
-                                           AlgorithmEntry, LastIterate)
+                                           AlgorithmEntry, LastIterate,
+                                           register)
 
 
 # The solver classes whose compiled kernels this process has loaded.
@@ -133,7 +134,7 @@ LABELS = {CFR: "CFR", CFR_PLUS: "CFR+", LCFR: "LCFR", DCFR: "DCFR",
 
 _UNIFORM = "from the uniform strategy"
 
-LEAGUE_ALGORITHMS = (
+LEAGUE_ALGORITHMS = register((
     AlgorithmEntry(warm(CFRSolver), CFRSolver.Config(), CFR, seeded=False,
                    description=f"vanilla CFR {_UNIFORM}"),
     AlgorithmEntry(warm(CFRPlusSolver), CFRPlusSolver.Config(), CFR_PLUS,
@@ -185,4 +186,4 @@ LEAGUE_ALGORITHMS = (
                    description="OpenSpiel's C++ pyspiel.CFRPlusSolver, "
                    "uniform start (each unit runs in one go: OpenSpiel's "
                    "restored CFR+ does not continue as CFR+)"),
-)
+))

@@ -21,6 +21,7 @@ from spiel_ext.experiments.league.algorithms import (CFR_PLUS, CPP_CFR_PLUS,
                                                      LCFR, LEAGUE_ORDER,
                                                      MMD_AVERAGE, MMD_LAST,
                                                      PCFR_PLUS, PDCFR_PLUS)
+from spiel_ext.experiments.entries import ALGORITHMS
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
 from spiel_ext.results.league_figures import (summarize_league,
@@ -36,7 +37,6 @@ _ON = dict(labels=LABELS, setting=PAPER_SETTING)
 def applicability(algorithm: str, game: str) -> str | None:
   """"n/a (<what the solver needs> only)" where ``algorithm`` does not
   apply to ``game``, else None."""
-  from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
   entry = ALGORITHMS[algorithm]
   if entry.applies_to(game):
     return None

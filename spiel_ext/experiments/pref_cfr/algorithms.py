@@ -7,7 +7,7 @@ Kuhn poker and the play styles of its section 5.2, with our ablations.
 from __future__ import annotations
 
 from spiel_ext.algorithms import CFRSolver, FirstDecisions, PrefCFRSolver
-from spiel_ext.experiments.entries import AlgorithmEntry
+from spiel_ext.experiments.entries import AlgorithmEntry, register
 from spiel_ext.experiments.pref_cfr.style_solvers import (
     STYLE_DEGREE, STYLE_VULNERABILITY, STYLES, build_style_solver, is_raise,
     style_preference)
@@ -104,5 +104,5 @@ PREF_CFR_VARIANT_ENTRIES = (
                           ("Loose-passive", "loose-passive"))),
 )
 
-PREF_CFR_ALGORITHMS = (PREF_CFR_KUHN_ENTRIES + STYLE_ENTRIES +
-                       PREF_CFR_VARIANT_ENTRIES)
+PREF_CFR_ALGORITHMS = register(PREF_CFR_KUHN_ENTRIES, STYLE_ENTRIES,
+                               PREF_CFR_VARIANT_ENTRIES)

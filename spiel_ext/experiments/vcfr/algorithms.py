@@ -15,7 +15,7 @@ from spiel_ext.algorithms.learners import (FSPLearner, NaiveCFRLearner,
                                            PosteriorVFSPLearner,
                                            PSRLCFRLearner, RandomLearner,
                                            VCFRLearner, VFSPLearner)
-from spiel_ext.experiments.entries import AlgorithmEntry
+from spiel_ext.experiments.entries import AlgorithmEntry, register
 
 # A noise-floor replicate runs the same learner with its seed shifted by
 # this much times ``replicate``: another learner seed on the same
@@ -123,4 +123,4 @@ LEARNER_ENTRIES = (
     _replicate("VFSP", PosteriorVFSPLearner),
     _replicate("PSRLCFR", PSRLCFRLearner),
 )
-LEARNER_ALGORITHMS = {entry.id: entry for entry in LEARNER_ENTRIES}
+LEARNER_ALGORITHMS = {entry.id: entry for entry in register(LEARNER_ENTRIES)}

@@ -1,5 +1,6 @@
-"""What the GXFP paper's analyses share: the algorithm labels by update
-schedule and role, and the von Neumann-Morgenstern poker readouts.
+"""What the GXFP paper's measures and figures share: the algorithm labels
+by update schedule and role, and the von Neumann-Morgenstern poker
+readouts.
 
 Tim P. Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm",
 2023, arXiv:2310.09658. The paper does not say whether players update at
@@ -15,16 +16,16 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pyspiel
 
-# {algorithm: [final strategy of each seed, in seed order]} of one game:
-# (settings, folder, snapshot name, game) -> that, as
-# spiel_ext.experiments.spec.load_snapshots reads it.
-SnapshotLoader = Callable[[Any, Path, str, "str | None"],
-                          dict[str, list[np.ndarray]]]
+from spiel_ext.eval import vnm
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.runner import load_snapshots
+from spiel_ext.results.report import Variant
+
 FINAL = "final"  # The snapshot every unit takes at its last iteration.
 # A hand mixes when its largest probability is below MIXED[1] (player 2's
 # call in the asymmetric game: strictly between the two).
@@ -111,14 +112,44 @@ class GXFPLabels:
     return tuple(self.roles[schedule][role] for schedule in self.roles
                  for role in roles)
 
-  def schedule_of_variant(self, variant: Any) -> str:
-    """The schedule of a variant that runs one schedule's labels."""
+  def schedule_of_variant(self, variant: Variant) -> str:
+    """The schedule of a variant that runs one schedule's labels.
+
+    Args:
+      variant: a paper-setting variant of one schedule.
+
+    Returns:
+      The schedule of its first label.
+    """
     return self.schedule_of(variant.algorithms[0])
 
 
-def ran(variant: Any, settings: Any) -> bool:
-  """Whether every algorithm of ``variant`` ran with ``settings``."""
+def ran(variant: Variant, settings: Settings) -> bool:
+  """Whether every algorithm of ``variant`` ran with ``settings``.
+
+  Args:
+    variant: a variant of the experiment.
+    settings: the settings the run used.
+
+  Returns:
+    True when the run holds every algorithm the variant names.
+  """
   return set(variant.algorithms) <= set(settings.algorithms)
+
+
+def final_snapshots(settings: Settings, folder: Path,
+                    game: str) -> dict[str, list[np.ndarray]]:
+  """The final strategies of one game's units.
+
+  Args:
+    settings: the settings the run used.
+    folder: the run folder.
+    game: the game string.
+
+  Returns:
+    {algorithm: [final strategy of each seed, in seed order]}.
+  """
+  return load_snapshots(settings, folder, FINAL, game)
 
 
 def hands_of(game: str) -> int:
@@ -132,7 +163,6 @@ def sequences(game: str, strategy: np.ndarray, eps: float = 0.0,
   sequence_probabilities`); ``eps`` > 0 reads a perturbed strategy as the
   choice it stands for; ``conditional`` gives player 1's raise-variant
   sequences given the first action (the paper's drawing)."""
-  from spiel_ext.eval import vnm  # pylint: disable=g-import-not-at-top
   return vnm.sequence_probabilities(game, strategy, eps,
                                     conditional=conditional)
 

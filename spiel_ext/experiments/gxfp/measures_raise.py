@@ -13,17 +13,19 @@ solution's sequence.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
                                        table)
-from spiel_ext.analysis.gxfp import (FINAL, MIXED, GXFPLabels,
-                                     SnapshotLoader, hands_of, near_threshold,
-                                     ran, sequences)
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.gxfp.shared import (MIXED, GXFPLabels,
+                                               final_snapshots, hands_of,
+                                               near_threshold, ran, sequences)
 from spiel_ext.games import vnm_solution as continuum
+from spiel_ext.results.report import Variant
 
 THRESHOLDS = table("thresholds")
 # A hand plays the continuum's sequence when its probability is at least.
@@ -78,12 +80,13 @@ def raise_errors(game: str, strategy: np.ndarray,
   return result
 
 
-def raise_table(settings: Any, folder, load: SnapshotLoader,
+def raise_table(settings: Settings, folder: Path,
                 labels: GXFPLabels) -> pd.DataFrame:
   """Per game and algorithm, mean over seeds: :func:`raise_errors`."""
   records = []
   for game in settings.games:
-    for algorithm, strategies in load(settings, folder, FINAL, game).items():
+    for algorithm, strategies in final_snapshots(settings, folder,
+                                                 game).items():
       measured = pd.DataFrame([
           raise_errors(game, s, labels.eps_of(algorithm))
           for s in strategies]).mean()
@@ -129,13 +132,13 @@ def fit_verdict(found: tuple[tuple[tuple[float, float], ...], int]) -> str:
                                 for share, _ in fits) else "does not hold")
 
 
-def _case(results: RunResults, variant: Any, labels: GXFPLabels,
-          load: SnapshotLoader):
+def _case(results: RunResults, variant: Variant, labels: GXFPLabels
+          ) -> tuple[pd.DataFrame, str, int, dict[str, str]] | None:
   """(the table's rows at the last game, that game, its N, {role: label})
   of a schedule variant that ran; else None."""
   if not ran(variant, results.settings):
     return None
-  frame = raise_table(results.settings, results.folder, load, labels)
+  frame = raise_table(results.settings, results.folder, labels)
   game = results.settings.games[-1]
   hands = hands_of(game)
   rows = frame[frame.N == hands].set_index("algorithm")
@@ -143,11 +146,11 @@ def _case(results: RunResults, variant: Any, labels: GXFPLabels,
       labels.schedule_of_variant(variant), roles(labels))
 
 
-def hands_mixing(results: RunResults, *, variant: Any, labels: GXFPLabels,
-                 load: SnapshotLoader) -> Measurement | None:
+def hands_mixing(results: RunResults, *, variant: Variant,
+                 labels: GXFPLabels) -> Measurement | None:
   """The share of (hand, panel) pairs that mix, unperturbed and perturbed
   GXFP."""
-  case = _case(results, variant, labels, load)
+  case = _case(results, variant, labels)
   if case is None:
     return None
   rows, _, hands, by_role = case
@@ -163,14 +166,14 @@ def hands_mixing(results: RunResults, *, variant: Any, labels: GXFPLabels,
       variant.label)
 
 
-def xfp_gxfp_gap(results: RunResults, *, variant: Any, labels: GXFPLabels,
-                 load: SnapshotLoader) -> Measurement | None:
+def xfp_gxfp_gap(results: RunResults, *, variant: Variant,
+                 labels: GXFPLabels) -> Measurement | None:
   """Mean |XFP(eps) - GXFP(eps)| sequence probability at the last game."""
-  case = _case(results, variant, labels, load)
+  case = _case(results, variant, labels)
   if case is None:
     return None
   _, game, hands, by_role = case
-  gap = perturbed_gap(load(results.settings, results.folder, FINAL, game),
+  gap = perturbed_gap(final_snapshots(results.settings, results.folder, game),
                       game, by_role[labels.xfp_eps], by_role[labels.gxfp_eps])
   if not np.isfinite(gap):
     return None
@@ -179,11 +182,11 @@ def xfp_gxfp_gap(results: RunResults, *, variant: Any, labels: GXFPLabels,
       variant.label)
 
 
-def continuum_fit(results: RunResults, *, variant: Any, labels: GXFPLabels,
-                  load: SnapshotLoader) -> Measurement | None:
+def continuum_fit(results: RunResults, *, variant: Variant,
+                  labels: GXFPLabels) -> Measurement | None:
   """Each perturbed run's share of player 2's hands played as the
   continuum (the worse of its two panels) and its largest mass error."""
-  case = _case(results, variant, labels, load)
+  case = _case(results, variant, labels)
   if case is None:
     return None
   rows, _, hands, by_role = case

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -21,8 +21,9 @@ import pandas as pd
 from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
                                        table)
 from spiel_ext.analysis.common import final_means
-from spiel_ext.analysis.gxfp import (ALTERNATING, SIMULTANEOUS, GXFPLabels,
-                                     ran)
+from spiel_ext.experiments.gxfp.shared import (ALTERNATING, SIMULTANEOUS,
+                                               GXFPLabels, ran)
+from spiel_ext.results.report import Variant
 
 FINAL_VALUES = table("final_values")
 COST_TABLE = table("cost_alone")
@@ -115,7 +116,8 @@ def _error_ratio(final: pd.DataFrame, names: Sequence[str]) -> float:
   return float(error.max() / error.min())
 
 
-def _main(results: RunResults, variant: Any, labels: GXFPLabels):
+def _main(results: RunResults, variant: Variant, labels: GXFPLabels
+          ) -> tuple[pd.DataFrame, list[str]] | None:
   """(final values, Fig. 4's labels) of a schedule variant that ran all
   three; else None."""
   if not ran(variant, results.settings):
@@ -126,7 +128,7 @@ def _main(results: RunResults, variant: Any, labels: GXFPLabels):
   return (final, main) if set(main) <= set(final.index) else None
 
 
-def cost_alone(results: RunResults, *, variant: Any, labels: GXFPLabels,
+def cost_alone(results: RunResults, *, variant: Variant, labels: GXFPLabels,
                timer: Timer) -> Measurement | None:
   """Largest / smallest ms per iteration of Fig. 4's three algorithms,
   timed alone after the run (or now, if that timing is missing)."""
@@ -150,7 +152,7 @@ def cost_alone(results: RunResults, *, variant: Any, labels: GXFPLabels,
       f"{COST_SIMILAR.holds_at:g})", ratio, variant.label)
 
 
-def error_similar(results: RunResults, *, variant: Any,
+def error_similar(results: RunResults, *, variant: Variant,
                   labels: GXFPLabels) -> Measurement | None:
   """Largest / smallest final NashConv of Fig. 4's three algorithms."""
   case = _main(results, variant, labels)
@@ -174,7 +176,7 @@ def perturbed_faster_verdict(found: tuple[pd.Series, pd.Series]) -> str:
           "does not hold")
 
 
-def perturbed_faster(results: RunResults, *, variant: Any,
+def perturbed_faster(results: RunResults, *, variant: Variant,
                      labels: GXFPLabels) -> Measurement | None:
   """Final NashConv of perturbed XFP and GXFP in the perturbed game beside
   plain XFP and GXFP's in the unperturbed one."""
@@ -196,7 +198,8 @@ def perturbed_faster(results: RunResults, *, variant: Any,
       variant.label)
 
 
-def _speedups(final: pd.DataFrame, pairs) -> tuple[str, list[bool]]:
+def _speedups(final: pd.DataFrame, pairs: Sequence[tuple[str, str, str]]
+              ) -> tuple[str, list[bool]]:
   """For (role, alternating label, simultaneous label) pairs that ran: the
   text, and whether alternating is much faster, per pair."""
   pairs = [(r, a, s) for r, a, s in pairs if {a, s} <= set(final.index)]
@@ -207,7 +210,7 @@ def _speedups(final: pd.DataFrame, pairs) -> tuple[str, list[bool]]:
       for role, a, s in pairs), faster
 
 
-def alternating_faster(results: RunResults, *, variants: Sequence[Any],
+def alternating_faster(results: RunResults, *, variants: Sequence[Variant],
                        labels: GXFPLabels) -> Measurement | None:
   """Final NashConv alternating vs simultaneous for CFR, XFP and GXFP;
   ``variants``: the two schedule variants."""
@@ -235,7 +238,7 @@ def start_verdict(ratios: Sequence[float]) -> str:
           else "holds partly")
 
 
-def cfr_start(results: RunResults, *, variant: Any,
+def cfr_start(results: RunResults, *, variant: Variant,
               labels: GXFPLabels) -> Measurement | None:
   """How far another CFR start (the ablation ``variant``, one label per
   schedule) moves CFR and Fig. 4's error ratio, and CFR's alternating
@@ -271,7 +274,7 @@ def consistency_verdict(found: tuple[float, float]) -> str:
   return "holds" if difference <= AGREE * plain else "holds partly"
 
 
-def integer_counting(results: RunResults, *, variant: Any,
+def integer_counting(results: RunResults, *, variant: Variant,
                      labels: GXFPLabels) -> Measurement | None:
   """Final NashConv of integer-counting GXFP beside float GXFP's."""
   final = _final(results, labels)

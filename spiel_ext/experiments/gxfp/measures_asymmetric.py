@@ -11,17 +11,19 @@ above, c = folds), equal for every member of the continuum of equilibria.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
                                        table)
-from spiel_ext.analysis.gxfp import (FINAL, MIXED, GXFPLabels,
-                                     SnapshotLoader, hands_of, near_threshold,
-                                     ran, sequences)
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.gxfp.shared import (MIXED, GXFPLabels,
+                                               final_snapshots, hands_of,
+                                               near_threshold, ran, sequences)
 from spiel_ext.games import vnm_solution as continuum
+from spiel_ext.results.report import Variant
 
 THRESHOLDS = table("thresholds")
 # Fig. 1's drift claim: the unperturbed run's player 2 mixes on at least
@@ -61,7 +63,7 @@ def asymmetric_thresholds(game: str, strategy: np.ndarray,
           "p2_mixed_share": float(mixing.sum() / max(away.sum(), 1))}
 
 
-def threshold_table(settings: Any, folder, load: SnapshotLoader,
+def threshold_table(settings: Settings, folder: Path,
                     labels: GXFPLabels) -> pd.DataFrame:
   """Per game and algorithm, mean over seeds: a, b, c, their errors
   against the continuous solution, the largest error and the share of
@@ -71,7 +73,8 @@ def threshold_table(settings: Any, folder, load: SnapshotLoader,
            "c": solution.call_above}
   records = []
   for game in settings.games:
-    for algorithm, strategies in load(settings, folder, FINAL, game).items():
+    for algorithm, strategies in final_snapshots(settings, folder,
+                                                 game).items():
       measured = pd.DataFrame([
           asymmetric_thresholds(game, s, labels.eps_of(algorithm))
           for s in strategies]).mean()
@@ -119,13 +122,13 @@ def approach_verdict(found: tuple[float, int, bool]) -> str:
           "does not hold")
 
 
-def _case(results: RunResults, variant: Any, labels: GXFPLabels,
-          load: SnapshotLoader):
+def _case(results: RunResults, variant: Variant, labels: GXFPLabels
+          ) -> tuple[pd.DataFrame, int, str, str] | None:
   """(threshold table, the largest N, unperturbed label, perturbed label)
   of a schedule variant that ran both at the largest N; else None."""
   if not ran(variant, results.settings):
     return None
-  frame = threshold_table(results.settings, results.folder, load, labels)
+  frame = threshold_table(results.settings, results.folder, labels)
   largest = frame.N.max()
   at_largest = set(frame[frame.N == largest].algorithm)
   plain, perturbed = labels.role_labels(labels.schedule_of_variant(variant),
@@ -135,11 +138,11 @@ def _case(results: RunResults, variant: Any, labels: GXFPLabels,
   return frame, largest, plain, perturbed
 
 
-def p2_mixing(results: RunResults, *, variant: Any, labels: GXFPLabels,
-              load: SnapshotLoader) -> Measurement | None:
+def p2_mixing(results: RunResults, *, variant: Variant,
+              labels: GXFPLabels) -> Measurement | None:
   """Player 2's share of mixing hands, unperturbed and perturbed, at the
   largest N."""
-  case = _case(results, variant, labels, load)
+  case = _case(results, variant, labels)
   if case is None:
     return None
   frame, largest, plain_label, perturbed_label = case
@@ -153,17 +156,17 @@ def p2_mixing(results: RunResults, *, variant: Any, labels: GXFPLabels,
       f"{DRIFT_PERTURBED:.0%})", (plain, perturbed), variant.label)
 
 
-def p1_bet_gap(results: RunResults, *, variant: Any, labels: GXFPLabels,
-               load: SnapshotLoader) -> Measurement | None:
+def p1_bet_gap(results: RunResults, *, variant: Variant,
+               labels: GXFPLabels) -> Measurement | None:
   """Mean |P(bet) unperturbed - perturbed| at the largest N."""
-  case = _case(results, variant, labels, load)
+  case = _case(results, variant, labels)
   if case is None:
     return None
   _, largest, plain, perturbed = case
   game = next(game for game in results.settings.games
               if hands_of(game) == largest)
-  gap = bet_gap(load(results.settings, results.folder, FINAL, game), game,
-                plain, perturbed)
+  gap = bet_gap(final_snapshots(results.settings, results.folder, game),
+                game, plain, perturbed)
   if not np.isfinite(gap):
     return None
   return Measurement(
@@ -172,13 +175,12 @@ def p1_bet_gap(results: RunResults, *, variant: Any, labels: GXFPLabels,
       variant.label)
 
 
-def threshold_approach(results: RunResults, *, variant: Any,
-                       labels: GXFPLabels, load: SnapshotLoader
-                       ) -> Measurement | None:
+def threshold_approach(results: RunResults, *, variant: Variant,
+                       labels: GXFPLabels) -> Measurement | None:
   """The largest error of the equilibrium's unique parts by N: player 1's
   a and b (unperturbed run) and player 2's weakly dominant c (perturbed
   run; the perturbation itself moves player 1's thresholds by O(eps))."""
-  case = _case(results, variant, labels, load)
+  case = _case(results, variant, labels)
   if case is None:
     return None
   frame, _, plain, perturbed = case

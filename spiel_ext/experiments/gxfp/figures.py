@@ -4,27 +4,28 @@ Tim P. Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm",
 2023, arXiv:2310.09658: Fig. 1 (asymmetric game, strategies and action
 values vs hand), Figs. 2-3 (raise variant, strategies vs hand), Figs. 4-5
 (value and NashConv vs iterations), each on both update schedules. The
-numbers come from :mod:`spiel_ext.analysis.gxfp_asymmetric`,
-:mod:`~spiel_ext.analysis.gxfp_raise` and
-:mod:`~spiel_ext.analysis.gxfp_convergence`; the ``summarize_*`` functions
-take the run's settings (duck-typed), a snapshot loader and the labels.
+numbers come from :mod:`.measures_asymmetric`, :mod:`.measures_raise` and
+:mod:`.measures_convergence`; the ``summarize_*`` functions take the run's
+results, settings and folder, and the labels.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis import gxfp_asymmetric as asymmetric
-from spiel_ext.analysis import gxfp_convergence as convergence
-from spiel_ext.analysis import gxfp_raise as raise_variant
-from spiel_ext.analysis.gxfp import (ALTERNATING, FINAL, MIXED, SIMULTANEOUS,
-                                     GXFPLabels, SnapshotLoader, hands_of,
-                                     sequences)
+from spiel_ext.eval import vnm
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.gxfp import measures_asymmetric as asymmetric
+from spiel_ext.experiments.gxfp import measures_convergence as convergence
+from spiel_ext.experiments.gxfp import measures_raise as raise_variant
+from spiel_ext.experiments.gxfp.shared import (ALTERNATING, MIXED,
+                                               SIMULTANEOUS, GXFPLabels,
+                                               final_snapshots, hands_of,
+                                               sequences)
 from spiel_ext.files import atomic_write
 from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.results.figures import (CurvePanel, curves_figure, line_figure,
@@ -50,7 +51,6 @@ def _nash_conv_figure(frame: pd.DataFrame, folder: Path, order,
 def _asymmetric_figure(game: str, snapshots: dict[str, list[np.ndarray]],
                        schedule: str, labels: GXFPLabels,
                        folder: Path) -> list[Path]:
-  from spiel_ext.eval import vnm  # pylint: disable=g-import-not-at-top
   hands = hands_of(game)
   strengths = continuum.hand_strengths(hands)
   lines = continuum.asymmetric_thresholds(continuum.asymmetric_solution())
@@ -89,21 +89,30 @@ def _asymmetric_figure(game: str, snapshots: dict[str, list[np.ndarray]],
       "(Schulze, Fig. 1)")
 
 
-def summarize_asymmetric(frame: pd.DataFrame, settings: Any, folder: Path,
-                         *, labels: GXFPLabels,
-                         load: SnapshotLoader) -> Outputs:
+def summarize_asymmetric(frame: pd.DataFrame, settings: Settings,
+                         folder: Path, *, labels: GXFPLabels) -> Outputs:
   """Fig. 1 per N and schedule, NashConv vs iterations, the thresholds
-  table."""
+  table.
+
+  Args:
+    frame: the run's results.
+    settings: the settings it ran with.
+    folder: the run folder.
+    labels: the algorithm labels by schedule and role.
+
+  Returns:
+    (figures, tables) written.
+  """
   figures = []
   for game in settings.games:
-    snapshots = load(settings, folder, FINAL, game)
+    snapshots = final_snapshots(settings, folder, game)
     for schedule in labels.schedules:
       figures += _asymmetric_figure(game, snapshots, schedule, labels, folder)
   figures += _nash_conv_figure(frame, folder,
                                labels.ordered(asymmetric.roles(labels)),
                                labels)
   tables = write_table(
-      asymmetric.threshold_table(settings, folder, load, labels),
+      asymmetric.threshold_table(settings, folder, labels),
       asymmetric.THRESHOLDS.path(folder),
       caption="Measured thresholds vs the continuous solution (a = 1/9, "
       "b = 7/9, c = 5/9), mean over seeds; P2 hands mixing: share of player "
@@ -163,13 +172,23 @@ def _raise_panels(game: str, runs: dict[str, tuple[np.ndarray, dict]]
   return rows
 
 
-def summarize_raise(frame: pd.DataFrame, settings: Any, folder: Path, *,
-                    labels: GXFPLabels, load: SnapshotLoader) -> Outputs:
-  """Figs. 2 and 3 per schedule, NashConv vs iterations, the fit table."""
+def summarize_raise(frame: pd.DataFrame, settings: Settings, folder: Path,
+                    *, labels: GXFPLabels) -> Outputs:
+  """Figs. 2 and 3 per schedule, NashConv vs iterations, the fit table.
+
+  Args:
+    frame: the run's results.
+    settings: the settings it ran with.
+    folder: the run folder.
+    labels: the algorithm labels by schedule and role.
+
+  Returns:
+    (figures, tables) written.
+  """
   figures = []
   for game in settings.games:
     hands = hands_of(game)
-    snapshots = load(settings, folder, FINAL, game)
+    snapshots = final_snapshots(settings, folder, game)
     for schedule in labels.schedules:
       roles = labels.role_labels(schedule, raise_variant.roles(labels))
       if roles["GXFP"] in snapshots:
@@ -196,7 +215,7 @@ def summarize_raise(frame: pd.DataFrame, settings: Any, folder: Path, *,
                                labels.ordered(raise_variant.roles(labels)),
                                labels)
   tables = write_table(
-      raise_variant.raise_table(settings, folder, load, labels),
+      raise_variant.raise_table(settings, folder, labels),
       raise_variant.THRESHOLDS.path(folder),
       caption="Fit to the continuous solution, mean over seeds: per panel "
       "the largest sequence-mass error and (player 2) the share of hands "
@@ -207,15 +226,9 @@ def summarize_raise(frame: pd.DataFrame, settings: Any, folder: Path, *,
 
 
 # -------------------------------------------------------- Figures 4-5
-def summarize_convergence(frame: pd.DataFrame, settings: Any, folder: Path,
-                          *, labels: GXFPLabels,
-                          timer: Callable[[str], dict[str, float]]
-                          ) -> Outputs:
-  """Figs. 4 and 5 per schedule, the schedule, CFR-start and counting
-  comparisons, the final values and the cost per iteration timed alone by
-  ``timer`` (written beside its table for the claims)."""
-  game = settings.games[0]
-  hands = hands_of(game)
+def _schedule_figures(frame: pd.DataFrame, folder: Path, hands: int,
+                      labels: GXFPLabels) -> list[Path]:
+  """Figs. 4 and 5 on each schedule: value and NashConv vs iterations."""
   figures = []
   present = set(frame.algorithm)
   for schedule in labels.schedules:
@@ -237,9 +250,17 @@ def summarize_convergence(frame: pd.DataFrame, settings: Any, folder: Path,
           line_order=drawn, log_y=(False, True),
           references={"value_player_0": {
               "continuous game value -88/1083": _VALUE}})
+  return figures
+
+
+def _comparison_figures(frame: pd.DataFrame, folder: Path, hands: int,
+                        labels: GXFPLabels) -> list[Path]:
+  """NashConv vs iterations: the schedules, CFR's starts, the counting."""
+  present = set(frame.algorithm)
   starts = [algorithm for schedule in labels.schedules for algorithm in (
       labels.roles[schedule]["CFR"], labels.heavy_cfr[schedule],
       labels.uniform_cfr[schedule])]
+  figures = []
   for name, algorithms, title in (
       ("updates", convergence.main_labels(labels), "simultaneous (solid) vs "
        "alternating (dashed) updates"),
@@ -256,16 +277,16 @@ def summarize_convergence(frame: pd.DataFrame, settings: Any, folder: Path,
         dashed=[a for a in drawn if labels.schedule_of(a) == ALTERNATING or
                 a == labels.integer_gxfp],
         title=f"Raise variant, N = {hands}: {title}")
-  tables = write_table(
-      convergence.convergence_table(frame, labels),
-      convergence.FINAL_VALUES.path(folder),
-      caption=f"After {settings.iterations} iterations, mean over seeds "
-      f"(N = {hands}; continuous game value {_VALUE:.5f}); ms per iteration "
-      "(run): solver time in the run, workers sharing the machine")
-  timing = dict(timer(game))
+  return figures
+
+
+def _cost_table(timing: dict[str, float], folder: Path, hands: int,
+                labels: GXFPLabels) -> list[Path]:
+  """The cost per iteration timed alone, and its numbers beside the table
+  for the claims."""
   atomic_write(convergence.timing_path(folder), json.dumps(timing, indent=1))
   rounds = convergence.TIMING_ROUNDS
-  tables += write_table(
+  return write_table(
       pd.DataFrame({"algorithm": list(timing),
                     "schedule": [labels.schedule_of(a) for a in timing],
                     "ms per iteration (alone)": [1000 * s
@@ -274,4 +295,34 @@ def summarize_convergence(frame: pd.DataFrame, settings: Any, folder: Path,
       caption=f"Cost per iteration on N = {hands}, timed after the run in "
       f"one process, one solver at a time ({rounds} interleaved rounds of "
       f"{convergence.TIMING_ITERATIONS // rounds} iterations, median)")
+
+
+def summarize_convergence(frame: pd.DataFrame, settings: Settings,
+                          folder: Path, *, labels: GXFPLabels,
+                          timer: convergence.Timer) -> Outputs:
+  """Figs. 4 and 5 per schedule, the schedule, CFR-start and counting
+  comparisons, the final values and the cost per iteration timed alone.
+
+  Args:
+    frame: the run's results.
+    settings: the settings it ran with.
+    folder: the run folder.
+    labels: the algorithm labels by schedule and role.
+    timer: times Fig. 4's solvers alone on a game (its numbers are
+      written beside the cost table for the claims).
+
+  Returns:
+    (figures, tables) written.
+  """
+  game = settings.games[0]
+  hands = hands_of(game)
+  figures = (_schedule_figures(frame, folder, hands, labels) +
+             _comparison_figures(frame, folder, hands, labels))
+  tables = write_table(
+      convergence.convergence_table(frame, labels),
+      convergence.FINAL_VALUES.path(folder),
+      caption=f"After {settings.iterations} iterations, mean over seeds "
+      f"(N = {hands}; continuous game value {_VALUE:.5f}); ms per iteration "
+      "(run): solver time in the run, workers sharing the machine")
+  tables += _cost_table(dict(timer(game)), folder, hands, labels)
   return figures, tables
