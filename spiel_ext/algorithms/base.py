@@ -28,7 +28,9 @@ Every solver class names its hyperparameters once, in a frozen dataclass
 config=None, **shortcuts)`` (:mod:`spiel_ext.algorithms.protocol`). The
 solver's whole state is that config and the numpy arrays named in
 ``_STATE_ARRAYS``, so ``state_dict()`` / ``load_state_dict()`` and pickling
-checkpoint and resume a run exactly, random generator included. A solver's
+(written once for every solver, learner and adapter, in
+:class:`~spiel_ext.algorithms.contract.Contract`) checkpoint and resume a
+run exactly, random generator included. A solver's
 rules may keep arrays of their own across iterations (``initial_state``, see
 :mod:`spiel_ext.algorithms.regret_rules`); :meth:`Solver._adopt_rule_state`
 makes them part of the state beside ``_STATE_ARRAYS``.
@@ -37,121 +39,24 @@ makes them part of the state beside ``_STATE_ARRAYS``.
 from __future__ import annotations
 
 import dataclasses
-import inspect
-import warnings
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.checks import short_repr
-from spiel_ext.algorithms.protocol import (STATE_VERSION, Progress,
-                                           check_state_version,
-                                           config_from_plain, config_to_plain,
-                                           resolve_config, values_equal)
+from spiel_ext.algorithms.contract import (Contract, SolverConfig,
+                                           check_array,
+                                           constructor_signature, set_field)
+from spiel_ext.algorithms.protocol import FORMAT_VERSION, resolve_config
 from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
-
-def set_field(config: Any, name: str, value: Any) -> None:
-  """Stores a checked, normalised value in a frozen config (for
-  ``__post_init__``).
-
-  Args:
-    config: the frozen config dataclass.
-    name: the field's name.
-    value: the value to store.
-  """
-  object.__setattr__(config, name, value)
+# The contract's parts that solver modules import from here.
+__all__ = ["Solver", "SolverConfig", "constructor_signature", "set_field"]
 
 
-def _frozen(value: Any) -> Any:
-  """A hashable stand-in for a config value (arrays by their bytes)."""
-  if isinstance(value, np.ndarray):
-    return (value.shape, value.dtype.str, value.tobytes())
-  if isinstance(value, Mapping):
-    return tuple(sorted(((repr(key), _frozen(item))
-                         for key, item in value.items())))
-  if isinstance(value, (list, tuple)):
-    return tuple(_frozen(item) for item in value)
-  return value
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class SolverConfig:
-  """Base class of the solvers' configs.
-
-  A config is a frozen dataclass whose ``__post_init__`` checks and
-  normalises its fields, once (each error names the field). Configs
-  compare by value, arrays included; subclasses are declared with
-  ``@dataclasses.dataclass(frozen=True, eq=False)`` to keep that equality.
-  """
-
-  def __eq__(self, other: Any) -> bool:
-    if type(other) is not type(self):
-      return NotImplemented
-    return all(values_equal(getattr(self, field.name),
-                            getattr(other, field.name))
-               for field in dataclasses.fields(self))
-
-  def __hash__(self) -> int:
-    return hash((type(self).__name__,) + tuple(
-        _frozen(getattr(self, field.name))
-        for field in dataclasses.fields(self)))
-
-  def replace(self, **changes: Any) -> "SolverConfig":
-    """A copy with ``changes`` (checked again).
-
-    Args:
-      changes: {field name: new value}.
-
-    Returns:
-      A new config of the same class.
-
-    Raises:
-      TypeError: a keyword naming no field, or a value of the wrong type.
-      ValueError: a value out of range.
-    """
-    return dataclasses.replace(self, **changes)
-
-
-def constructor_signature(cls: type) -> inspect.Signature:
-  """``(game, <OpenSpiel's positional arguments>, config=None, *,
-  <the config's fields>)``: what the constructor accepts, for
-  ``inspect.signature`` and ``help``.
-
-  Args:
-    cls: a :class:`Solver` subclass (its ``Config`` and ``_POSITIONAL``).
-
-  Returns:
-    The signature, with the config's defaults.
-  """
-  positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
-  keyword = inspect.Parameter.KEYWORD_ONLY
-  fields = {field.name: field for field in dataclasses.fields(cls.Config)}
-
-  def default(name):
-    field = fields[name]
-    if field.default is not dataclasses.MISSING:
-      return field.default
-    return field.default_factory()  # pytype: disable=missing-parameter
-
-  parameters = [inspect.Parameter("game", positional)]
-  parameters += [inspect.Parameter(name, positional, default=default(name))
-                 for name in cls._POSITIONAL]
-  parameters.append(inspect.Parameter(
-      "config", keyword if cls._POSITIONAL else positional, default=None))
-  parameters += [inspect.Parameter(name, keyword, default=default(name))
-                 for name in fields if name not in cls._POSITIONAL]
-  return inspect.Signature(parameters)
-
-
-# Every concrete solver class by name, for Solver.from_state_dict.
-_SOLVER_CLASSES: dict[str, type] = {}
-
-
-class Solver:
+class Solver(Contract):
   """Base class: game checks, seeding, the player loop, policies out,
   checkpoints.
 
@@ -172,23 +77,12 @@ class Solver:
       cannot handle.
   """
 
-  Config: ClassVar[type] = SolverConfig
   # Names of the numpy arrays that, with ``_iteration`` and the random
   # generator, make up the solver's whole state.
   _STATE_ARRAYS: ClassVar[tuple[str, ...]] = ()
   # The state array holding the current strategy (updated in place only, so
   # that ``current_policy()`` can share its memory).
   _CURRENT_ARRAY: ClassVar[str] = ""
-  # Config fields OpenSpiel's constructor takes positionally after the game
-  # (``DCFRSolver(game, 1.5, 0, 2)``).
-  _POSITIONAL: ClassVar[tuple[str, ...]] = ()
-  # Keywords that were renamed: {old keyword: config field}.
-  _RENAMED: ClassVar[dict[str, str]] = {}
-
-  def __init_subclass__(cls, **kwargs) -> None:
-    super().__init_subclass__(**kwargs)
-    cls.__signature__ = constructor_signature(cls)
-    _SOLVER_CLASSES[cls.__name__] = cls
 
   def __init__(self, game: pyspiel.Game | str | GameTree,
                config: Any = None, **shortcuts: Any):
@@ -202,20 +96,6 @@ class Solver:
     # The rules' own arrays by name (see _adopt_rule_state).
     self._rule_state: dict[str, np.ndarray] = {}
     self._build()
-
-  @classmethod
-  def _resolve(cls, config: Any, shortcuts: dict[str, Any]) -> Any:
-    """The config of ``config`` and the keyword ``shortcuts`` (renamed
-    keywords accepted, with a DeprecationWarning)."""
-    for old, new in cls._RENAMED.items():
-      if old in shortcuts:
-        if new in shortcuts:
-          raise TypeError(f"{cls.__name__}() got both {old}= and {new}=; "
-                          f"{old}= is the old name of {new}=.")
-        warnings.warn(f"{cls.__name__}({old}=...) is deprecated; use "
-                      f"{new}=...", DeprecationWarning, stacklevel=3)
-        shortcuts[new] = shortcuts.pop(old)
-    return resolve_config(cls.Config, config, shortcuts, cls.__name__)
 
   @classmethod
   def _positional(cls, args: tuple[Any, ...], config: Any,
@@ -279,11 +159,6 @@ class Solver:
 
   # ------------------------------------------------------------- contract
   @property
-  def config(self) -> Any:
-    """The hyperparameters (``type(self).Config``)."""
-    return self._config
-
-  @property
   def game(self) -> pyspiel.Game:
     """The pyspiel game the solver runs on."""
     return self._game
@@ -292,19 +167,6 @@ class Solver:
   def tree(self) -> GameTree:
     """The compiled game tree the solver runs on."""
     return self._tree
-
-  @property
-  def iteration_count(self) -> int:
-    """Number of completed iterations."""
-    return self._iteration
-
-  def progress(self) -> Progress:
-    """Iterations completed (a solver plays no episodes).
-
-    Returns:
-      ``Progress(iteration_count, None)``.
-    """
-    return Progress(self._iteration, None)
 
   @property
   def hyperparameters(self) -> dict[str, Any]:
@@ -324,10 +186,6 @@ class Solver:
       updates = [self._compute_update(player) for player in players]
       for player, update in zip(players, updates):
         self._apply_update(player, update, t)
-
-  def iteration(self) -> None:
-    """Alias of :meth:`evaluate_and_update_policy`."""
-    self.evaluate_and_update_policy()
 
   def current_policy(self) -> TabularPolicy:
     """The current strategy profile: the same TabularPolicy on every call,
@@ -417,127 +275,32 @@ class Solver:
     raise NotImplementedError
 
   # ----------------------------------------------------------- checkpoint
-  def _plain_config(self) -> dict[str, Any]:
-    """The config as plain data (see :func:`protocol.config_to_plain`); a
-    solver whose config may hold values without a plain form (a callable,
-    a policy object) writes them as what they mean on this game."""
-    return config_to_plain(self._config)
+  def _game_string(self) -> str:
+    """The compiled game's string."""
+    return self._tree.game_string
 
-  def state_dict(self) -> dict[str, Any]:
-    """Everything needed to resume, as plain data: the format version, the
-    class, the game, the config, the arrays (copies), the iteration and the
-    generator's state.
-
-    Returns:
-      {"version", "solver", "game", "config", "iteration", "rng_state",
-      and one numpy array per state array}.
-    """
-    state = {
-        "version": STATE_VERSION,
-        "solver": type(self).__name__,
-        "game": self._tree.game_string,
-        "config": self._plain_config(),
-        "iteration": self._iteration,
-        "rng_state": self._rng.bit_generator.state,
-    }
+  def _save_state(self, state: dict[str, Any]) -> None:
+    """Adds copies of the state arrays (``_STATE_ARRAYS`` and the rules'
+    own)."""
     state.update({name: array.copy()
                   for name, array in self._state_arrays().items()})
-    return state
 
-  def load_state_dict(self, state: dict[str, Any]) -> None:
-    """Restores a :meth:`state_dict` of a solver of this class, game and
-    config (the seed may differ: the generator's state is restored), in
-    place: policies returned by :meth:`current_policy` follow.
-
-    Args:
-      state: a :meth:`state_dict`.
-
-    Raises:
-      ValueError: a state of another format version, class, game or
-        config, or arrays of the wrong shape or with non-finite entries.
-    """
-    name = type(self).__name__
-    check_state_version(state, name)
-    if state.get("solver") != name:
-      raise ValueError(f"checkpoint is from {state.get('solver')}, not "
-                       f"{name}.")
-    if state.get("game") != self._tree.game_string:
-      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
-                       f"{self._tree.game_string}.")
-    mine = self._plain_config()
-    theirs = state.get("config")
-    if not isinstance(theirs, Mapping) or theirs.keys() != mine.keys():
-      raise ValueError(f"{name}: the checkpoint's config is not a "
-                       f"{type(self._config).__qualname__}.")
-    differing = [field for field in mine if field != "seed" and
-                 not values_equal(mine[field], theirs[field])]
-    if differing:
-      raise ValueError(
-          f"{name}: the checkpoint's config differs in "
-          f"{', '.join(differing)} ("
-          + ", ".join(f"{field}={short_repr(theirs[field])}, here "
-                      f"{short_repr(mine[field])}" for field in differing)
-          + f"); build the solver with {name}.from_state_dict(state).")
+  def _load_state(self, state: dict[str, Any]) -> None:
+    """Checks every state array, then restores them all in place (so
+    policies returned by :meth:`current_policy` follow)."""
     arrays = self._state_arrays()
-    for array_name, current in arrays.items():
-      if array_name not in state:
-        raise ValueError(f"checkpoint has no array {array_name}.")
-      value = np.asarray(state[array_name])
-      if (value.shape != current.shape or value.dtype.kind not in "biuf" or
-          not np.all(np.isfinite(value))):
-        raise ValueError(f"checkpoint array {array_name} is corrupt: shape "
-                         f"{value.shape} (expected {current.shape}) or "
-                         "non-finite entries.")
-    for array_name, current in arrays.items():
-      current[...] = state[array_name]
-    self._iteration = int(state["iteration"])
-    self._rng.bit_generator.state = state["rng_state"]
+    for name, current in arrays.items():
+      check_array(state, name, current)
+    for name, current in arrays.items():
+      current[...] = state[name]
 
-  @classmethod
-  def from_state_dict(cls, state: dict[str, Any]) -> "Solver":
-    """The solver a :meth:`state_dict` describes, built from its game and
-    config and given its state (``Solver.from_state_dict`` finds the class
-    by name).
-
-    Args:
-      state: a :meth:`state_dict`.
-
-    Returns:
-      The solver (of the class the state names), with the state loaded.
-
-    Raises:
-      ValueError: a state of another format version, or of a class that is
-        not ``cls`` or one of its subclasses.
-    """
-    check_state_version(state, cls.__name__)
-    name = state.get("solver")
-    solver_class = _SOLVER_CLASSES.get(name)
-    if solver_class is None or not issubclass(solver_class, cls):
-      raise ValueError(f"checkpoint is from {name}, not {cls.__name__}.")
-    config = config_from_plain(solver_class.Config, state.get("config"),
-                               solver_class.__name__)
-    solver = solver_class(state["game"], config=config)
-    solver.load_state_dict(state)
-    return solver
-
-  def __getstate__(self) -> dict[str, Any]:
-    return {"state": self.state_dict()}
-
-  def __setstate__(self, pickled: dict[str, Any]) -> None:
-    state = pickled["state"]
-    if "version" not in state and "hyperparameters" in state:
-      # Pickled before state formats were versioned: its hyperparameters
-      # are the constructor's keywords.
-      self.__init__(state["game"], config=self._legacy_config(  # pylint: disable=unnecessary-dunder-call
-          state["hyperparameters"]))
-      state = self._legacy_state(state)
-      state = dict(state, version=STATE_VERSION,
-                   config=self._plain_config())
-    else:
-      check_state_version(state, type(self).__name__)
-      self.__init__(state["game"], config=config_from_plain(  # pylint: disable=unnecessary-dunder-call
-          type(self).Config, state.get("config"), type(self).__name__))
-    self.load_state_dict(state)
+  def _unversioned(self, state: dict[str, Any]) -> dict[str, Any]:
+    """Builds the solver of a state pickled before state formats were
+    versioned (its hyperparameters are the constructor's keywords)."""
+    self.__init__(state["game"], config=self._legacy_config(  # pylint: disable=unnecessary-dunder-call
+        state["hyperparameters"]))
+    state = self._legacy_state(state)
+    return dict(state, version=FORMAT_VERSION, config=self._plain_config())
 
   @classmethod
   def _legacy_config(cls, hyperparameters: dict[str, Any]) -> Any:

@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_choice, check_int, check_real
+from spiel_ext.algorithms.contract import SolverConfig, set_field
 from spiel_ext.algorithms.protocol import resolve_config
 from spiel_ext.engine import CHANCE, GameTree, GameView
 
@@ -95,8 +96,8 @@ def check_eta(eta: Any) -> float:
   return check_real("eta", eta, 0.0, MAX_ETA)
 
 
-@dataclasses.dataclass(frozen=True)
-class BonusConfig:
+@dataclasses.dataclass(frozen=True, eq=False)
+class BonusConfig(SolverConfig):
   """The options of :class:`InformationBonus`, checked once, here.
 
   The learners with a bonus extend it (their ``Config`` is a
@@ -132,11 +133,9 @@ class BonusConfig:
                                     INFORMATION_MODELS),
         "kl_every": check_int("kl_every", self.kl_every, 1, MAX_KL_EVERY)}
     for name, value in checked.items():
-      object.__setattr__(self, name, value)
+      set_field(self, name, value)
     # A learner's config extends this one and another: theirs go on.
-    after = getattr(super(), "__post_init__", None)
-    if after is not None:
-      after()
+    super().__post_init__()
 
 
 class InformationBonus:

@@ -60,7 +60,6 @@ continues exactly; pickling goes through it.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from typing import Any
 
 import numpy as np
@@ -77,9 +76,7 @@ from spiel_ext.algorithms.exploration import (DEFAULT_ETA, EXPLORATIONS,
                                               check_eta, exploring_actions,
                                               load_average_model_state)
 from spiel_ext.algorithms.posterior import ConjugatePosterior
-from spiel_ext.algorithms.protocol import (STATE_VERSION, Progress,
-                                           check_state_version,
-                                           resolve_config)
+from spiel_ext.algorithms.contract import Contract, SolverConfig, set_field
 from spiel_ext.engine import compile_game, load_game
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
@@ -130,31 +127,13 @@ def environment_of(game: pyspiel.Game | str):
   return Environment(base_string, int(parameters["env_seed"]), **extra)
 
 
-def _signature(config_class: type) -> inspect.Signature:
-  """``(game, config=None, *, <the config's fields>)``: what a learner's
-  constructor accepts, for ``inspect.signature`` and ``help``."""
-  keyword = inspect.Parameter.KEYWORD_ONLY
-  positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
-  return inspect.Signature(
-      [inspect.Parameter("game", positional),
-       inspect.Parameter("config", positional, default=None)] +
-      [inspect.Parameter(field.name, keyword, default=field.default)
-       for field in dataclasses.fields(config_class)])
-
-
-def _set(config: Any, name: str, value: Any) -> None:
-  """Stores a checked value in a frozen config (in ``__post_init__``)."""
-  object.__setattr__(config, name, value)
-
-
-# Every learner class by name, for EpisodeLearner.from_state_dict.
-_LEARNER_CLASSES: dict[str, type] = {}
+_set = set_field
 
 
 def _restore(learner_class: type, game: str, config: Any,
              state: dict[str, Any]) -> "EpisodeLearner":
-  """A learner unpickled: rebuilt from its game and config, then given
-  its state."""
+  """A learner pickled by an earlier spiel_ext, unpickled: rebuilt from its
+  game and config, then given its state."""
   learner = learner_class(game, config)
   learner.load_state_dict(state)
   return learner
@@ -172,7 +151,7 @@ def _checked_array(state: dict[str, Any], name: str, like: np.ndarray,
   return value.astype(like.dtype, copy=True)
 
 
-class EpisodeLearner:
+class EpisodeLearner(Contract):
   """What every learner shares: the environment, its seeded generator, the
   episode count, the policies on the true game and the solver contract
   (config, progress, state dict, pickling).
@@ -196,8 +175,8 @@ class EpisodeLearner:
     episodes: episodes played so far.
   """
 
-  @dataclasses.dataclass(frozen=True)
-  class Config:
+  @dataclasses.dataclass(frozen=True, eq=False)
+  class Config(SolverConfig):
     """The hyperparameters every learner has.
 
     Attributes:
@@ -209,25 +188,20 @@ class EpisodeLearner:
     def __post_init__(self) -> None:
       _set(self, "seed", check_seed(self.seed))
       # A config that also extends BonusConfig checks its fields next.
-      after = getattr(super(), "__post_init__", None)
-      if after is not None:
-        after()
+      super().__post_init__()
 
-  def __init_subclass__(cls, **kwargs) -> None:
-    super().__init_subclass__(**kwargs)
-    cls.__signature__ = _signature(cls.Config)
-    _LEARNER_CLASSES[cls.__name__] = cls
+  _CLASS_KEY = "learner"
+  _FREE_FIELDS = ()  # The seed also seeds parts the state does not hold.
 
   def __init__(self, game: pyspiel.Game | str, config: Any = None,
                **shortcuts):
-    self.config = resolve_config(type(self).Config, config, shortcuts,
-                                 type(self).__name__)
+    self._config = self._resolve(config, shortcuts)
     if not isinstance(game, (str, pyspiel.Game)):
       raise TypeError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="
                       f"...) as a string or pyspiel game; got "
                       f"{type(game).__name__}.")
     self._game = str(game)
-    self._rng = np.random.default_rng(self.config.seed)
+    self._rng = np.random.default_rng(self._config.seed)
     self._iteration = 0
     self._environment = environment_of(self._game)
     self._true_tree = compile_game(self._game)
@@ -245,27 +219,18 @@ class EpisodeLearner:
     """The number of episodes played so far."""
     return self._environment.episodes
 
-  @property
-  def iteration_count(self) -> int:
-    """Completed iterations."""
-    return self._iteration
+  def _episodes(self) -> int:
+    """Episodes played (in :meth:`progress`)."""
+    return self.episodes
 
-  def progress(self) -> Progress:
-    """Iterations completed and episodes played.
-
-    Returns:
-      ``Progress(iteration_count, episodes)``.
-    """
-    return Progress(self._iteration, self.episodes)
+  def _game_string(self) -> str:
+    """The true game's string."""
+    return self._game
 
   def evaluate_and_update_policy(self) -> None:
     """Runs one iteration: the learner's episodes and updates (each class
     says which)."""
     raise NotImplementedError
-
-  def iteration(self) -> None:
-    """Alias of :meth:`evaluate_and_update_policy`."""
-    self.evaluate_and_update_policy()
 
   def average_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: ``cumulative_policy`` normalised per
@@ -321,95 +286,16 @@ class EpisodeLearner:
     return self._true_policy(self.current_strategy())
 
   # ----------------------------------------------------------- checkpoint
-  def state_dict(self) -> dict[str, Any]:
-    """The learner's state as plain data (numpy arrays, numbers, strings,
-    lists and dicts; copies): the iteration, the episode count, the
-    generator's state and each class's parts (see the module docstring).
+  def _save_state(self, state: dict[str, Any]) -> None:
+    """Adds the episode count; a subclass adds its parts (see the module
+    docstring)."""
+    state["episodes"] = self.episodes
 
-    Returns:
-      {"version", "learner", "game", "config", "iteration", "episodes",
-      "rng_state", and the class's parts}.
-    """
-    state = {"version": STATE_VERSION, "learner": type(self).__name__,
-             "game": self._game, "config": dataclasses.asdict(self.config),
-             "iteration": self._iteration, "episodes": self.episodes,
-             "rng_state": self._rng.bit_generator.state}
-    self._save(state)
-    return state
-
-  def load_state_dict(self, state: dict[str, Any]) -> None:
-    """Restores a :meth:`state_dict` of a learner of this class, game and
-    config, which then continues exactly as the one that wrote it.
-
-    Args:
-      state: a :meth:`state_dict`.
-
-    Raises:
-      ValueError: a state of another format version, learner, game or
-        config, or parts that do not fit (the learner should then be
-        discarded: parts loaded before the misfit stay loaded).
-    """
-    name = type(self).__name__
-    check_state_version(state, name)
-    if state.get("learner") != name:
-      raise ValueError(f"checkpoint is from {state.get('learner')}, not "
-                       f"{name}.")
-    if state.get("game") != self._game:
-      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
-                       f"{self._game}.")
-    config = dataclasses.asdict(self.config)
-    if state.get("config") != config:
-      raise ValueError(f"checkpoint is of a {name} with config "
-                       f"{state.get('config')}, not {config}.")
-    self._load(state)
-    self._iteration = int(state["iteration"])
+  def _load_state(self, state: dict[str, Any]) -> None:
+    """Restores the episode count; a subclass restores its parts (those
+    loaded before a misfit stay loaded: the learner should then be
+    discarded)."""
     self._environment.episodes = int(state["episodes"])
-    self._rng.bit_generator.state = state["rng_state"]
-
-  @classmethod
-  def from_state_dict(cls, state: dict[str, Any]) -> "EpisodeLearner":
-    """The learner a :meth:`state_dict` describes, built from its game and
-    config and given its state (``EpisodeLearner.from_state_dict`` finds
-    the class by name).
-
-    Args:
-      state: a :meth:`state_dict`.
-
-    Returns:
-      The learner (of the class the state names), with the state loaded.
-
-    Raises:
-      ValueError: a state of another format version, of a class that is
-        not ``cls`` or one of its subclasses, or with a bad config.
-    """
-    check_state_version(state, cls.__name__)
-    name = state.get("learner")
-    learner_class = _LEARNER_CLASSES.get(name)
-    if learner_class is None or not issubclass(learner_class, cls):
-      raise ValueError(f"checkpoint is from {name}, not {cls.__name__}.")
-    try:
-      config = learner_class.Config(**state["config"])
-    except TypeError as error:
-      raise ValueError(f"{name}: the checkpoint's config: {error}") from None
-    return _restore(learner_class, state["game"], config, state)
-
-  def _save(self, state: dict[str, Any]) -> None:
-    """Adds a subclass's parts to ``state``."""
-
-  def _load(self, state: dict[str, Any]) -> None:
-    """Restores a subclass's parts from ``state``."""
-
-  def __reduce__(self):
-    return (_restore, (type(self), self._game, self.config,
-                       self.state_dict()))
-
-  def __setstate__(self, state: dict[str, Any]) -> None:
-    # Only a learner pickled by an older spiel_ext (its attributes, not its
-    # state_dict) is unpickled through here.
-    raise ValueError(
-        f"this {type(self).__name__} checkpoint was pickled by an older "
-        f"spiel_ext and cannot be read by this one; run it again without "
-        f"--resume.")
 
 
 class ModelBasedLearner(EpisodeLearner):
@@ -429,7 +315,7 @@ class ModelBasedLearner(EpisodeLearner):
     posterior: the conjugate model.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(EpisodeLearner.Config):
     """The hyperparameters of every model-based learner.
 
@@ -507,13 +393,13 @@ class ModelBasedLearner(EpisodeLearner):
     """
     return self._solver.current_strategy()
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)
     state["solver"] = self._solver.state_dict()
     state["posterior"] = self.posterior.counts()
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)
     self._solver.load_state_dict(state["solver"])
     self.posterior.load_counts(state["posterior"])
 
@@ -522,7 +408,7 @@ MODELS = ("draw", "mean")
 PLAYS = ("average", "current")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class _ModelGameConfig(ModelBasedLearner.Config):
   """The model game of :class:`NaiveCFRLearner` and :class:`RandomLearner`.
 
@@ -547,7 +433,7 @@ class NaiveCFRLearner(ModelBasedLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(_ModelGameConfig):
     """NaiveCFRLearner's hyperparameters.
 
@@ -591,7 +477,7 @@ class RandomLearner(NaiveCFRLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(_ModelGameConfig):
     """RandomLearner's hyperparameters.
 
@@ -619,7 +505,7 @@ class PSRLCFRLearner(ModelBasedLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(ModelBasedLearner.Config):
     """PSRLCFRLearner's hyperparameters.
 
@@ -651,13 +537,13 @@ class PSRLCFRLearner(ModelBasedLearner):
     self._average_model = (AverageModel(self.rules)
                            if self.exploration == "default" else None)
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)
     if self._average_model is not None:
       state["average_model"] = average_model_state(self._average_model)
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)
     if self._average_model is not None:
       load_average_model_state(self._average_model, state["average_model"])
 
@@ -706,12 +592,12 @@ class _WithInformationBonus:
     self.bonus = InformationBonus(self.rules, self.config,
                                   seed=self.config.seed)
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)  # pylint: disable=no-member
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)  # pylint: disable=no-member
     state["bonus"] = self.bonus.state_dict()
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)  # pylint: disable=no-member
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)  # pylint: disable=no-member
     self.bonus.load_state_dict(state["bonus"])
 
 
@@ -736,7 +622,7 @@ class VCFRLearner(_WithInformationBonus, PSRLCFRLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(PSRLCFRLearner.Config, BonusConfig):
     """VCFRLearner's hyperparameters.
 
@@ -826,7 +712,7 @@ class PosteriorFSPLearner(EpisodeLearner):
     cumulative_policy: [infosets, actions], the average's numerator.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(EpisodeLearner.Config):
     """PosteriorFSPLearner's hyperparameters.
 
@@ -848,13 +734,13 @@ class PosteriorFSPLearner(EpisodeLearner):
     """
     return self.average_strategy()
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)
     state["posterior"] = self.posterior.counts()
     state["cumulative_policy"] = self.cumulative_policy.copy()
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)
     cumulative = _checked_array(state, "cumulative_policy",
                                 self.cumulative_policy, type(self).__name__)
     self.posterior.load_counts(state["posterior"])
@@ -914,7 +800,7 @@ class PosteriorVFSPLearner(_WithInformationBonus, PosteriorFSPLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(PosteriorFSPLearner.Config, BonusConfig):
     """PosteriorVFSPLearner's hyperparameters.
 
@@ -955,7 +841,7 @@ class OutcomeSamplingLearner(EpisodeLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(EpisodeLearner.Config):
     """OutcomeSamplingLearner's hyperparameters.
 
@@ -992,14 +878,14 @@ class OutcomeSamplingLearner(EpisodeLearner):
     """
     return self._sigma.copy()
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)
     state.update(cumulative_regret=self.cumulative_regret.copy(),
                  cumulative_policy=self.cumulative_policy.copy(),
                  sigma=self._sigma.copy())
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)
     owner = type(self).__name__
     loaded = {name: _checked_array(state, name, like, owner) for name, like
               in (("cumulative_regret", self.cumulative_regret),
@@ -1070,7 +956,7 @@ class FSPLearner(EpisodeLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(EpisodeLearner.Config):
     """FSPLearner's hyperparameters.
 
@@ -1126,14 +1012,14 @@ class FSPLearner(EpisodeLearner):
     """
     return self.average_strategy()
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)
     state.update(q_values=self.q_values.copy(),
                  cumulative_policy=self.cumulative_policy.copy(),
                  buffer=self._buffer.copy(), stored=self._stored)
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)
     owner = type(self).__name__
     loaded = {name: _checked_array(state, name, like, owner) for name, like
               in (("q_values", self.q_values),
@@ -1212,7 +1098,7 @@ class VFSPLearner(FSPLearner):
       class's ``Config``.
   """
 
-  @dataclasses.dataclass(frozen=True)
+  @dataclasses.dataclass(frozen=True, eq=False)
   class Config(FSPLearner.Config):
     """VFSPLearner's hyperparameters.
 
@@ -1234,12 +1120,12 @@ class VFSPLearner(FSPLearner):
     super()._build()
     self.posterior = ConjugatePosterior(self.rules)
 
-  def _save(self, state: dict[str, Any]) -> None:
-    super()._save(state)
+  def _save_state(self, state: dict[str, Any]) -> None:
+    super()._save_state(state)
     state["posterior"] = self.posterior.counts()
 
-  def _load(self, state: dict[str, Any]) -> None:
-    super()._load(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    super()._load_state(state)
     self.posterior.load_counts(state["posterior"])
 
   def _bonus(self, terminal: int) -> float:

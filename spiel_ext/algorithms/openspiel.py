@@ -33,12 +33,8 @@ import pyspiel
 from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import cfr as openspiel_cfr
 
-from spiel_ext.algorithms.base import SolverConfig, constructor_signature
 from spiel_ext.algorithms.checks import check_choice, short_repr
-from spiel_ext.algorithms.protocol import (STATE_VERSION, Progress,
-                                           check_state_version,
-                                           config_from_plain, config_to_plain,
-                                           resolve_config, values_equal)
+from spiel_ext.algorithms.contract import Contract, SolverConfig, check_array
 from spiel_ext.engine import GameTree, compile_game, load_game
 from spiel_ext.policy import TabularPolicy, policy_to_array, to_tabular_policy
 
@@ -63,6 +59,7 @@ class OpenSpielCFRConfig(SolverConfig):
 
   def __post_init__(self) -> None:
     check_choice("kind", self.kind, tuple(KINDS))
+    super().__post_init__()
 
 
 def _load(game: Any) -> pyspiel.Game:
@@ -80,19 +77,10 @@ def _load(game: Any) -> pyspiel.Game:
   return game
 
 
-class _OpenSpielAdapter:
-  """What both adapters share: the contract's properties, the alias, the
-  repr, the checks of a state's header, and building and pickling from a
-  state. A subclass sets ``Config``, builds ``_config``, ``_game`` and
-  ``_solver`` and writes ``state_dict`` / ``load_state_dict``."""
-
-  Config: Any = None
-  _POSITIONAL = ()
-
-  @property
-  def config(self) -> Any:
-    """The hyperparameters."""
-    return self._config
+class _OpenSpielAdapter(Contract):
+  """What both adapters add to the contract: the game, the wrapped solver
+  and the repr. A subclass sets ``Config``, builds ``_config``, ``_game``
+  and ``_solver`` and saves and loads its own parts."""
 
   @property
   def game(self) -> pyspiel.Game:
@@ -104,65 +92,14 @@ class _OpenSpielAdapter:
     """The wrapped OpenSpiel solver."""
     return self._solver
 
-  def progress(self) -> Progress:
-    """Iterations completed (no episodes)."""
-    return Progress(self.iteration_count, None)
-
-  def iteration(self) -> None:
-    """Alias of :meth:`evaluate_and_update_policy`."""
-    self.evaluate_and_update_policy()
+  def _game_string(self) -> str:
+    """The pyspiel game's string."""
+    return str(self._game)
 
   def __repr__(self) -> str:
     return (f"{type(self).__name__}(game={str(self._game)!r}, "
             f"kind={self._config.kind!r}, "
             f"iteration={self.iteration_count})")
-
-  def _check_state_header(self, state: dict[str, Any]) -> None:
-    """Raises ValueError for a state of another format version, class,
-    game or config."""
-    name = type(self).__name__
-    check_state_version(state, name)
-    if state.get("solver") != name:
-      raise ValueError(f"checkpoint is from {state.get('solver')}, not "
-                       f"{name}.")
-    if state.get("game") != str(self._game):
-      raise ValueError(f"checkpoint is for game {state.get('game')}, not "
-                       f"{self._game}.")
-    if not values_equal(state.get("config"),
-                        config_to_plain(self._config)):
-      raise ValueError(f"{name}: the checkpoint's config "
-                       f"{state.get('config')} is not this adapter's "
-                       f"{config_to_plain(self._config)}.")
-
-  @classmethod
-  def from_state_dict(cls, state: dict[str, Any]) -> Any:
-    """The adapter a :meth:`state_dict` describes.
-
-    Args:
-      state: a :meth:`state_dict` of this class.
-
-    Returns:
-      A new adapter of the state's game and config, with the state loaded.
-
-    Raises:
-      ValueError: a state of another format version, or one
-        :meth:`load_state_dict` refuses.
-    """
-    check_state_version(state, cls.__name__)
-    adapter = cls(state["game"], config_from_plain(
-        cls.Config, state.get("config"), cls.__name__))
-    adapter.load_state_dict(state)
-    return adapter
-
-  def __getstate__(self) -> dict[str, Any]:
-    return {"state": self.state_dict()}
-
-  def __setstate__(self, pickled: dict[str, Any]) -> None:
-    state = pickled["state"]
-    check_state_version(state, type(self).__name__)
-    self.__init__(state["game"], config_from_plain(  # pylint: disable=unnecessary-dunder-call
-        self.Config, state.get("config"), type(self).__name__))
-    self.load_state_dict(state)
 
 
 class OpenSpielCFRAdapter(_OpenSpielAdapter):
@@ -198,8 +135,7 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
 
   def __init__(self, game: pyspiel.Game | str | GameTree,
                config: OpenSpielCFRConfig | None = None, **shortcuts: Any):
-    self._config = resolve_config(OpenSpielCFRConfig, config, shortcuts,
-                                  type(self).__name__)
+    self._config = self._resolve(config, shortcuts)
     self._game = _load(game)
     self._solver = KINDS[self._config.kind](self._game)
     # pylint: disable=protected-access
@@ -211,9 +147,13 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
 
   # ------------------------------------------------------------- contract
   @property
-  def iteration_count(self) -> int:
-    """Completed iterations."""
+  def _iteration(self) -> int:
+    """Completed iterations: OpenSpiel's count."""
     return self._solver._iteration  # pylint: disable=protected-access
+
+  @_iteration.setter
+  def _iteration(self, iteration: int) -> None:
+    self._solver._iteration = iteration  # pylint: disable=protected-access
 
   def evaluate_and_update_policy(self) -> None:
     """One iteration of OpenSpiel's solver."""
@@ -251,62 +191,32 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
         present[row, action] = True
     return values, present
 
-  def state_dict(self) -> dict[str, Any]:
-    """The state as plain data: the format version, class, game, config,
-    iteration, the infostate keys, each node's cumulative regrets and
-    policies ([infosets, actions], with masks of the entries OpenSpiel's
-    dicts hold, in legal-action order) and the current policy.
-
-    Returns:
-      {"version", "solver", "game", "config", "iteration", "infostates",
-      "cumulative_regret", "cumulative_regret_present",
-      "cumulative_policy", "cumulative_policy_present", "current_policy"}.
-    """
+  def _save_state(self, state: dict[str, Any]) -> None:
+    """Adds the infostate keys, each node's cumulative regrets and policies
+    ([infosets, actions], with masks of the entries OpenSpiel's dicts
+    hold, in legal-action order) and the current policy: {"infostates",
+    "cumulative_regret", "cumulative_regret_present", "cumulative_policy",
+    "cumulative_policy_present", "current_policy"}."""
     regret, regret_present = self._dense("cumulative_regret")
     policy, policy_present = self._dense("cumulative_policy")
     rows = [self._lookup[key] for key in self._keys]
-    return {
-        "version": STATE_VERSION,
-        "solver": type(self).__name__,
-        "game": str(self._game),
-        "config": config_to_plain(self._config),
-        "iteration": self.iteration_count,
-        "infostates": list(self._keys),
-        "cumulative_regret": regret,
-        "cumulative_regret_present": regret_present,
-        "cumulative_policy": policy,
-        "cumulative_policy_present": policy_present,
-        "current_policy": self._solver.current_policy()
-                          .action_probability_array[rows].copy(),
-    }
+    state.update(
+        infostates=list(self._keys), cumulative_regret=regret,
+        cumulative_regret_present=regret_present, cumulative_policy=policy,
+        cumulative_policy_present=policy_present,
+        current_policy=self._solver.current_policy()
+        .action_probability_array[rows].copy())
 
-  def load_state_dict(self, state: dict[str, Any]) -> None:
-    """Restores a :meth:`state_dict` of an adapter of this game and config.
-
-    Args:
-      state: a :meth:`state_dict`.
-
-    Raises:
-      ValueError: a state of another format version, class, game, config
-        or infostates, or arrays that do not fit.
-    """
-    self._check_state_header(state)
-    name = type(self).__name__
+  def _load_state(self, state: dict[str, Any]) -> None:
+    """Restores the nodes' tables and the current policy; ValueError for
+    other infostates or arrays that do not fit."""
     if list(state.get("infostates", ())) != self._keys:
-      raise ValueError(f"{name}: the checkpoint's infostates are not "
-                       f"{self._game}'s.")
-    shape = (len(self._keys), self._game.num_distinct_actions())
-    arrays = {}
-    for array_name in ("cumulative_regret", "cumulative_regret_present",
-                       "cumulative_policy", "cumulative_policy_present",
-                       "current_policy"):
-      value = np.asarray(state[array_name])
-      if value.shape != shape or value.dtype.kind not in "biuf" or (
-          not np.all(np.isfinite(value))):
-        raise ValueError(f"checkpoint array {array_name} is corrupt: shape "
-                         f"{value.shape} (expected {shape}) or non-finite "
-                         "entries.")
-      arrays[array_name] = value
+      raise ValueError(f"{type(self).__name__}: the checkpoint's infostates "
+                       f"are not {self._game}'s.")
+    like = np.zeros((len(self._keys), self._game.num_distinct_actions()))
+    arrays = {name: check_array(state, name, like) for name in (
+        "cumulative_regret", "cumulative_regret_present",
+        "cumulative_policy", "cumulative_policy_present", "current_policy")}
     for row, key in enumerate(self._keys):
       node = self._nodes[key]
       for attribute in ("cumulative_regret", "cumulative_policy"):
@@ -321,11 +231,6 @@ class OpenSpielCFRAdapter(_OpenSpielAdapter):
     current = self._solver.current_policy().action_probability_array
     current[[self._lookup[key] for key in self._keys]] = (
         arrays["current_policy"])
-    self._solver._iteration = int(state["iteration"])  # pylint: disable=protected-access
-
-
-# (game, config=None, *, kind="cfr"), for inspect.signature and help.
-OpenSpielCFRAdapter.__signature__ = constructor_signature(OpenSpielCFRAdapter)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -341,6 +246,7 @@ class OpenSpielCppCFRConfig(SolverConfig):
 
   def __post_init__(self) -> None:
     check_choice("kind", self.kind, tuple(CPP_KINDS))
+    super().__post_init__()
 
 
 def _serialized_iteration(text: str) -> int:
@@ -403,19 +309,13 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
   def __init__(self, game: pyspiel.Game | str | GameTree,
                config: OpenSpielCppCFRConfig | None = None,
                **shortcuts: Any):
-    self._config = resolve_config(OpenSpielCppCFRConfig, config, shortcuts,
-                                  type(self).__name__)
+    self._config = self._resolve(config, shortcuts)
     self._game = _load(game)
     self._tree = compile_game(self._game)
     self._solver = CPP_KINDS[self._config.kind](self._game)
     self._iteration = 0
 
   # ------------------------------------------------------------- contract
-  @property
-  def iteration_count(self) -> int:
-    """Completed iterations."""
-    return self._iteration
-
   def evaluate_and_update_policy(self) -> None:
     """One iteration of OpenSpiel's C++ solver."""
     self._solver.evaluate_and_update_policy()
@@ -445,33 +345,16 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
         copy=False)
 
   # ----------------------------------------------------------- checkpoint
-  def state_dict(self) -> dict[str, Any]:
-    """The state as plain data: the format version, class, game, config,
-    iteration and OpenSpiel's serialization of the solver (text).
+  def _save_state(self, state: dict[str, Any]) -> None:
+    """Adds OpenSpiel's serialization of the solver (text),
+    ``"serialized"``."""
+    state["serialized"] = self._solver.__getstate__()
 
-    Returns:
-      {"version", "solver", "game", "config", "iteration", "serialized"}.
-    """
-    return {"version": STATE_VERSION, "solver": type(self).__name__,
-            "game": str(self._game),
-            "config": config_to_plain(self._config),
-            "iteration": self._iteration,
-            "serialized": self._solver.__getstate__()}
-
-  def load_state_dict(self, state: dict[str, Any]) -> None:
-    """Restores a :meth:`state_dict` of an adapter of this game and config
-    (exactly; but see the class docstring: OpenSpiel's restored CFR+ does
-    not continue as CFR+).
-
-    Args:
-      state: a :meth:`state_dict`.
-
-    Raises:
-      ValueError: a state of another format version, class, game or
-        config, or a serialization OpenSpiel refuses or whose iteration
-        count disagrees.
-    """
-    self._check_state_header(state)
+  def _load_state(self, state: dict[str, Any]) -> None:
+    """Restores OpenSpiel's serialization (exactly; but see the class
+    docstring: OpenSpiel's restored CFR+ does not continue as CFR+);
+    ValueError for a serialization OpenSpiel refuses or whose iteration
+    count disagrees."""
     name = type(self).__name__
     text = state.get("serialized")
     if not isinstance(text, str):
@@ -490,8 +373,3 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
                        f"solver ({first}).") from None
     self._solver = solver
     self._iteration = iteration
-
-
-# (game, config=None, *, kind="cfr"), for inspect.signature and help.
-OpenSpielCppCFRAdapter.__signature__ = constructor_signature(
-    OpenSpielCppCFRAdapter)

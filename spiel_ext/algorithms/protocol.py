@@ -22,25 +22,37 @@ Constructors take ``(game, config=None, **keyword_shortcuts)``:
 solver. :func:`resolve_config` does that merge, once, for every class.
 
 A config's fields travel in a ``state_dict()`` as plain data
-(:func:`to_plain` / :func:`from_plain`): numbers, strings, None, numpy
-arrays, lists and dicts of them, and the small value objects registered
-with :func:`plain_data` (a rule such as ``PowerAveraging(gamma=2.0)`` or a
-scope such as ``FirstDecisions(player=0)``), written as
-``{"__type__": name, <their fields>}``.
+(:func:`~spiel_ext.algorithms.plain.to_plain` /
+:func:`~spiel_ext.algorithms.plain.from_plain`, importable from here too):
+numbers, strings, None, numpy arrays, lists and dicts of them, and the
+small value objects registered with
+:func:`~spiel_ext.algorithms.plain.plain_data` (a rule such as
+``PowerAveraging(gamma=2.0)`` or a scope such as
+``FirstDecisions(player=0)``), written as ``{"__type__": name, <their
+fields>}``. :class:`~spiel_ext.algorithms.contract.Contract` implements
+the contract once for every solver, learner and adapter.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-import numpy as np
+from spiel_ext.algorithms.plain import (PLAIN_TYPES, from_plain, hashable,
+                                        plain_data, to_plain, values_equal)
 
-# The format of ``state_dict()``; a checkpoint of another version is refused
-# with a one-line reason rather than read wrongly.
-STATE_VERSION = 2
+# The one format version of ``state_dict()`` and of the checkpoint files
+# that store it (:mod:`spiel_ext.results.store`); a state of another
+# version is refused with a one-line reason rather than read wrongly.
+FORMAT_VERSION = 2
+# The name the state dicts' version has always had.
+STATE_VERSION = FORMAT_VERSION
+
+__all__ = ["FORMAT_VERSION", "STATE_VERSION", "PLAIN_TYPES", "Progress",
+           "SolverProtocol", "check_state_version", "config_from_plain",
+           "config_to_plain", "from_plain", "hashable", "plain_data",
+           "resolve_config", "to_plain", "values_equal"]
 
 ConfigT = TypeVar("ConfigT")
 
@@ -155,132 +167,14 @@ def check_state_version(state: dict[str, Any], owner: str) -> None:
 
   Raises:
     ValueError: ``state`` is not a dict whose ``version`` is
-      ``STATE_VERSION``.
+      ``FORMAT_VERSION``.
   """
   version = state.get("version") if isinstance(state, dict) else None
-  if version != STATE_VERSION:
+  if version != FORMAT_VERSION:
     raise ValueError(
         f"{owner}: this checkpoint has state format {version!r}, not "
-        f"{STATE_VERSION}; it was written by another spiel_ext version. Run "
+        f"{FORMAT_VERSION}; it was written by another spiel_ext version. Run "
         "again without --resume.")
-
-
-# ------------------------------------------------------------- plain data
-# The value objects a config may hold, by class name (see plain_data).
-PLAIN_TYPES: dict[str, type] = {}
-_TYPE_KEY = "__type__"
-
-T = TypeVar("T")
-
-
-def plain_data(cls: type[T]) -> type[T]:
-  """Class decorator: instances of the dataclass ``cls`` may be config
-  values; they are written as ``{"__type__": cls.__name__, <fields>}``
-  and read back by calling ``cls(**fields)``. Only registered classes are
-  ever instantiated from a state.
-
-  Args:
-    cls: a dataclass.
-
-  Returns:
-    ``cls`` itself, registered.
-
-  Raises:
-    TypeError: ``cls`` is not a dataclass.
-    ValueError: another class of the same name is registered.
-  """
-  if not dataclasses.is_dataclass(cls):
-    raise TypeError(f"plain_data: {cls.__name__} is not a dataclass.")
-  known = PLAIN_TYPES.get(cls.__name__)
-  if known is not None and ((known.__module__, known.__qualname__) !=
-                            (cls.__module__, cls.__qualname__)):
-    # A state names the class only; a second class of that name would
-    # silently take the first one's place in every state read afterwards.
-    raise ValueError(
-        f"plain_data: two classes named {cls.__name__} ({known.__module__} "
-        f"and {cls.__module__}); give the new one another name.")
-  PLAIN_TYPES[cls.__name__] = cls
-  return cls
-
-
-def to_plain(value: Any, name: str = "value") -> Any:
-  """``value`` as plain data: None, bool, int, float and str as they are
-  (numpy scalars as Python numbers), numpy arrays copied, tuples and lists
-  as lists, mappings as dicts (str or int keys), registered value objects
-  as ``{"__type__": ..., <fields>}``.
-
-  Args:
-    value: the value to convert.
-    name: what to call the value in error messages.
-
-  Returns:
-    The plain data.
-
-  Raises:
-    TypeError: naming ``name``, for anything else (a lambda, an object
-      without a plain-data form).
-  """
-  if value is None or isinstance(value, (bool, str)):
-    return value
-  if isinstance(value, np.bool_):
-    return bool(value)
-  if isinstance(value, numbers.Integral):
-    return int(value)
-  if isinstance(value, numbers.Real):
-    return float(value)
-  if isinstance(value, np.ndarray):
-    return value.copy()
-  if isinstance(value, (list, tuple)):
-    return [to_plain(item, f"{name}[{index}]")
-            for index, item in enumerate(value)]
-  if isinstance(value, Mapping):
-    plain = {}
-    for key, item in value.items():
-      if isinstance(key, (bool, np.bool_)) or not isinstance(
-          key, (str, numbers.Integral)):
-        raise TypeError(f"{name} has the key {key!r}; a plain-data mapping "
-                        "takes str or int keys.")
-      key = key if isinstance(key, str) else int(key)
-      if key == _TYPE_KEY:
-        raise TypeError(f"{name} may not use the key {_TYPE_KEY!r}.")
-      plain[key] = to_plain(item, f"{name}[{key!r}]")
-    return plain
-  if PLAIN_TYPES.get(type(value).__name__) is type(value):
-    plain = {_TYPE_KEY: type(value).__name__}
-    for field in dataclasses.fields(value):
-      if field.init:
-        plain[field.name] = to_plain(getattr(value, field.name),
-                                     f"{name}.{field.name}")
-    return plain
-  raise TypeError(f"{name} = {value!r} has no plain-data form (numbers, "
-                  "strings, arrays, lists, dicts and the value objects "
-                  "registered with protocol.plain_data).")
-
-
-def from_plain(value: Any) -> Any:
-  """The inverse of :func:`to_plain` (lists stay lists).
-
-  Args:
-    value: plain data, as :func:`to_plain` writes it.
-
-  Returns:
-    The value, registered value objects rebuilt.
-
-  Raises:
-    ValueError: a ``__type__`` that names no registered class.
-  """
-  if isinstance(value, list):
-    return [from_plain(item) for item in value]
-  if isinstance(value, Mapping):
-    if _TYPE_KEY in value:
-      cls = PLAIN_TYPES.get(value[_TYPE_KEY])
-      if cls is None:
-        raise ValueError(f"unknown value type {value[_TYPE_KEY]!r} in a "
-                         f"state; known: {sorted(PLAIN_TYPES)}.")
-      return cls(**{key: from_plain(item) for key, item in value.items()
-                    if key != _TYPE_KEY})
-    return {key: from_plain(item) for key, item in value.items()}
-  return value
 
 
 def config_to_plain(config: Any, **overrides: Any) -> dict[str, Any]:
@@ -332,36 +226,3 @@ def config_from_plain(config_class: type[ConfigT], plain: Any,
                            for key, value in plain.items()})
   except TypeError as error:
     raise ValueError(f"{owner}: the checkpoint's config: {error}") from None
-
-
-def values_equal(first: Any, second: Any) -> bool:
-  """Equality of config values: arrays by shape and entries, mappings and
-  sequences item by item, anything else by ``is`` or ``==``.
-
-  Args:
-    first: a config value.
-    second: another.
-
-  Returns:
-    Whether they are equal (False where ``==`` raises).
-  """
-  if first is second:
-    return True
-  if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
-    return (isinstance(first, np.ndarray) and
-            isinstance(second, np.ndarray) and
-            first.shape == second.shape and
-            bool(np.array_equal(first, second)))
-  if isinstance(first, Mapping) or isinstance(second, Mapping):
-    return (isinstance(first, Mapping) and isinstance(second, Mapping) and
-            first.keys() == second.keys() and
-            all(values_equal(first[key], second[key]) for key in first))
-  if isinstance(first, (list, tuple)) or isinstance(second, (list, tuple)):
-    return (isinstance(first, (list, tuple)) and
-            isinstance(second, (list, tuple)) and
-            len(first) == len(second) and
-            all(values_equal(a, b) for a, b in zip(first, second)))
-  try:
-    return bool(first == second)
-  except (TypeError, ValueError):
-    return False

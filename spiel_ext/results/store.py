@@ -41,6 +41,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from spiel_ext.algorithms.plain import from_document, to_document
+from spiel_ext.algorithms.protocol import FORMAT_VERSION
 from spiel_ext.files import append_text, atomic_write
 from spiel_ext.results.manifest import read_manifest
 
@@ -95,66 +97,15 @@ class CorruptUnit(Exception):
 # A checkpoint file is an .npz archive of plain .npy arrays, read with
 # allow_pickle=False, so that loading one runs no code: the checkpoint's
 # arrays, and one more, "document", the UTF-8 JSON of everything else in
-# which each array is {"__array__": its name in the archive}.
+# which each array is {"__array__": its name in the archive} (written and
+# read by the plain-data serializer, spiel_ext.algorithms.plain).
 CHECKPOINT_FORMAT = "spiel_ext checkpoint"
-CHECKPOINT_FORMAT_VERSION = 1
+# The one format version of states and their files.
+CHECKPOINT_FORMAT_VERSION = FORMAT_VERSION
+# Earlier numbers of this same file format (before the state format's and
+# the file format's versions were one).
+_EARLIER_FORMAT_VERSIONS = (1,)
 _DOCUMENT = "document"
-# Markers of values JSON has no form of. A mapping whose keys are not all
-# strings, or that uses a marker as a key, is written as its items.
-_ARRAY, _SCALAR, _TUPLE, _ITEMS = ("__array__", "__scalar__", "__tuple__",
-                                   "__items__")
-_MARKERS = (_ARRAY, _SCALAR, _TUPLE, _ITEMS)
-
-
-def _to_document(value: Any, arrays: dict[str, np.ndarray],
-                 where: str) -> Any:
-  """``value`` as JSON-able data, its arrays moved to ``arrays``."""
-  if value is None or isinstance(value, (bool, str)):
-    return value
-  if isinstance(value, (int, float)) and not isinstance(value, np.generic):
-    return value
-  if isinstance(value, (np.ndarray, np.generic)):
-    array = np.asarray(value)
-    if array.dtype.hasobject or array.dtype.kind not in "biufcUS":
-      raise TypeError(f"checkpoint value {where} is an array of "
-                      f"{array.dtype}, not of numbers or text.")
-    name = f"a{len(arrays)}"
-    arrays[name] = array
-    return {_ARRAY if isinstance(value, np.ndarray) else _SCALAR: name}
-  if isinstance(value, (list, tuple)):
-    items = [_to_document(item, arrays, f"{where}[{index}]")
-             for index, item in enumerate(value)]
-    return items if isinstance(value, list) else {_TUPLE: items}
-  if isinstance(value, dict):
-    if all(isinstance(key, str) and key not in _MARKERS for key in value):
-      return {key: _to_document(item, arrays, f"{where}[{key!r}]")
-              for key, item in value.items()}
-    return {_ITEMS: [[_to_document(key, arrays, f"{where} key"),
-                      _to_document(item, arrays, f"{where}[{key!r}]")]
-                     for key, item in value.items()]}
-  raise TypeError(f"checkpoint value {where} is a {type(value).__name__}, "
-                  "not plain data (numbers, strings, numpy arrays, lists, "
-                  "tuples and dicts of them).")
-
-
-def _from_document(value: Any, arrays: dict[str, np.ndarray]) -> Any:
-  """The inverse of :func:`_to_document`."""
-  if isinstance(value, list):
-    return [_from_document(item, arrays) for item in value]
-  if not isinstance(value, dict):
-    return value
-  if len(value) == 1:
-    (key, item), = value.items()
-    if key == _ARRAY:
-      return arrays[item]
-    if key == _SCALAR:
-      return arrays[item][()]
-    if key == _TUPLE:
-      return tuple(_from_document(entry, arrays) for entry in item)
-    if key == _ITEMS:
-      return {_from_document(entry_key, arrays): _from_document(entry, arrays)
-              for entry_key, entry in item}
-  return {key: _from_document(item, arrays) for key, item in value.items()}
 
 
 def encode_checkpoint(checkpoint: dict[str, Any]) -> bytes:
@@ -169,8 +120,8 @@ def encode_checkpoint(checkpoint: dict[str, Any]) -> bytes:
   arrays: dict[str, np.ndarray] = {}
   document = json.dumps({"format": CHECKPOINT_FORMAT,
                          "version": CHECKPOINT_FORMAT_VERSION,
-                         "checkpoint": _to_document(checkpoint, arrays,
-                                                    "checkpoint")})
+                         "checkpoint": to_document(checkpoint, arrays,
+                                                   "checkpoint")})
   arrays[_DOCUMENT] = np.frombuffer(document.encode("utf-8"), dtype=np.uint8)
   buffer = io.BytesIO()
   np.savez(buffer, allow_pickle=False, **arrays)
@@ -201,13 +152,14 @@ def decode_checkpoint(data: bytes, source: str = "checkpoint"
   if not isinstance(document, dict) or document.get(
       "format") != CHECKPOINT_FORMAT:
     raise CorruptUnit(f"{source} is not a spiel_ext checkpoint file")
-  if document.get("version") != CHECKPOINT_FORMAT_VERSION:
+  accepted = _EARLIER_FORMAT_VERSIONS + (CHECKPOINT_FORMAT_VERSION,)
+  if document.get("version") not in accepted:
     raise CorruptUnit(f"{source} is a checkpoint of format version "
                       f"{document.get('version')!r}, not "
-                      f"{CHECKPOINT_FORMAT_VERSION} (another spiel_ext "
-                      "version wrote it)")
+                      f"{' or '.join(map(str, accepted))} (another "
+                      "spiel_ext version wrote it)")
   try:
-    return _from_document(document["checkpoint"], arrays)
+    return from_document(document["checkpoint"], arrays)
   except (KeyError, TypeError, ValueError) as error:
     raise CorruptUnit(f"{source} is a damaged checkpoint "
                       f"({type(error).__name__}: {error})") from None
