@@ -6,20 +6,20 @@
     view = tree.with_model(chance_prob, utility)   # a model of the game
     value, best, _ = view.best_response(policy, player=0)
 
-Modules: :mod:`.game_tree` (the GameTree: a compiled tree with its checks,
-views and pass methods; and the GameView, a tree with a model), the passes
-by family in :mod:`.regret_passes`, :mod:`.response_passes` and
-:mod:`.belief_passes`, :mod:`.model` (a game's numbers, checked once),
-:mod:`.inputs` (what the passes take, and their argument checks),
-:mod:`.strategy` (the strategy check), :mod:`.layout` (a tree's arrays,
-with the schedules of :mod:`.schedules`), :mod:`.constants`,
-:mod:`.compiler` (pyspiel game to arrays), :mod:`.native` (games that
-build their arrays from their rules), :mod:`.admission` (what can be
-compiled and how large), :mod:`.loading` (game strings), :mod:`.cache` and
-:mod:`.fingerprint` (the disk cache), and the numba kernels in
-:mod:`.passes`, :mod:`.best_response` and :mod:`.beliefs`. The kernels
-are compiled by numba on first use (about 20 s once; the compiled code is
-cached on disk).
+Modules: :mod:`.game_tree` (the GameTree, a compiled tree with its checks
+and views; the GameView, a tree with a model; both with the passes as
+methods, written once in its PassMethods), the passes by family in
+:mod:`.regret_passes`, :mod:`.response_passes` and :mod:`.belief_passes`,
+:mod:`.model` (a game's numbers, checked once), :mod:`.inputs` (what the
+passes take, and their argument checks), :mod:`.strategy` (the strategy
+check), :mod:`.layout` (a tree's arrays, with the schedules of
+:mod:`.schedules`), :mod:`.constants`, :mod:`.compiler` (pyspiel game to
+arrays), :mod:`.native` (games that build their arrays from their rules),
+:mod:`.admission` (what can be compiled and how large), :mod:`.loading`
+(game strings), :mod:`.cache` and :mod:`.fingerprint` (the disk cache), and
+the numba kernels in :mod:`.passes`, :mod:`.best_response` and
+:mod:`.beliefs`. The kernels are compiled by numba on first use (about 20 s
+once; the compiled code is cached on disk).
 """
 
 from __future__ import annotations
@@ -73,6 +73,9 @@ def compile_game(game: str | pyspiel.Game | GameTree, *,
       games whose tree would not fit in half the available memory. Checked
       before building (from random walks), while building, and against a
       tree that is already in memory or on disk.
+
+  Returns:
+    The compiled GameTree (``game`` itself if it is one).
 
   Raises:
     TypeError: ``game``, ``use_cache`` or ``max_histories`` of a wrong type.

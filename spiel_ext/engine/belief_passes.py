@@ -40,6 +40,11 @@ def beliefs(view: ViewLike, policy: np.ndarray,
   Rule 1 uses the view's chance probabilities; the fallbacks 2 and 3 are
   the compiled game's (``tree.belief_fallbacks``).
 
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array; ``player``'s rows are not read.
+    player: whose infosets.
+
   Returns:
     (belief, on_path): belief[h] at ``player``'s histories (0 elsewhere),
     and on_path[I] for the player's rows (``player_rows[player]``): True
@@ -71,6 +76,9 @@ def belief_action_values(view: ViewLike, policy: np.ndarray, player: int,
     player: whose rows.
     belief: [histories], e.g. ``beliefs(view, policy, player)[0]``.
     values: ``values(view, policy)`` if already computed.
+
+  Returns:
+    [rows, A] Q(I, a) on ``player``'s rows (``player_rows[player]``).
   """
   tree = view.tree
   check_player(tree, player)
@@ -89,9 +97,21 @@ def belief_action_values(view: ViewLike, policy: np.ndarray, player: int,
 
 def sequential_best_values(view: ViewLike, policy: np.ndarray, player: int,
                            belief: np.ndarray) -> np.ndarray:
-  """Best value ``player`` can get from each of its infosets on, reached
-  with ``belief`` (see :func:`spiel_ext.engine.beliefs.
-  sequential_best_values`), [rows]."""
+  """Best value ``player`` can get from each of its infosets on.
+
+  See :func:`spiel_ext.engine.beliefs.sequential_best_values`.
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array (the others' and the
+      continuation's play).
+    player: whose infosets.
+    belief: [histories] the belief each infoset is reached with, e.g.
+      ``beliefs(view, policy, player)[0]``.
+
+  Returns:
+    [rows] the best value from each of ``player``'s infosets on.
+  """
   tree = view.tree
   check_player(tree, player)
   rows = tree.player_rows[player]

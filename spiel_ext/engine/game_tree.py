@@ -4,21 +4,24 @@
 class :class:`~spiel_ext.engine.layout.TreeLayout`, with the checks of a
 player and a policy, and the games the passes run on: ``tree.view()`` (the
 compiled game), ``tree.with_model(chance_prob, utility)`` (a model of it,
-checked once), ``tree.with_chance_sample(uniforms)`` (one chance outcome
-drawn per chance node), and the OpenSpiel-style pass methods
-(``tree.values(policy)``, ``tree.best_response(policy, player)``, ...),
-each the function of the same name in
-:mod:`~spiel_ext.engine.regret_passes`,
-:mod:`~spiel_ext.engine.response_passes` or
-:mod:`~spiel_ext.engine.belief_passes` on the compiled game.
+checked once) and ``tree.with_chance_sample(uniforms)`` (one chance outcome
+drawn per chance node).
 
 A :class:`GameView` pairs a GameTree with a
 :class:`~spiel_ext.engine.model.GameModel` (chance probabilities and
 utilities). ``tree.view()`` is the compiled game itself;
 ``tree.with_model(chance_prob, utility)`` the same tree with a learner's
 model of the game (a posterior draw or mean, a sampled chance outcome),
-checked once when the view is made. The view has each pass as a method
-too::
+checked once when the view is made.
+
+Each pass is written once, as a function of a game view in
+:mod:`~spiel_ext.engine.regret_passes`,
+:mod:`~spiel_ext.engine.response_passes` or
+:mod:`~spiel_ext.engine.belief_passes`. :class:`PassMethods`, the base of
+both classes, has these functions as its methods, so ``view.values(policy)``
+is ``regret_passes.values(view, policy)``, and ``tree.values(policy)`` the
+same on the compiled game (a tree stands for the view of its compiled
+game)::
 
     view = tree.with_model(chance_prob, utility)
     value, best, _ = view.best_response(policy, player)
@@ -34,6 +37,7 @@ from __future__ import annotations
 import functools
 import warnings
 import weakref
+from typing import Callable
 
 import numpy as np
 
@@ -42,21 +46,87 @@ from spiel_ext.engine import response_passes
 from spiel_ext.engine.inputs import check_player
 from spiel_ext.engine.layout import TreeLayout
 from spiel_ext.engine.model import GameModel, read_only
-from spiel_ext.engine.regret_passes import PlayerPass
-from spiel_ext.engine.strategy import check_policy_shape
 
-__all__ = ["GameTree", "GameView"]
+__all__ = ["GameTree", "GameView", "PassMethods"]
 
 Array = np.ndarray
 
 
-class GameTree(TreeLayout):
+class PassMethods:
+  """The engine's passes as methods of a game (a GameTree or a GameView).
+
+  Each method is the pass function of the same name, its first argument
+  (the game view) the object it is called on: ``game.reach(policy)`` is
+  ``regret_passes.reach(game, policy)``. The functions document their
+  arguments and results.
+  """
+
+  __slots__ = ()
+
+  # regret_passes
+  edge_weights = regret_passes.edge_weights
+  reach = regret_passes.reach
+  values = regret_passes.values
+  root_values = regret_passes.root_values
+  counterfactual_values = regret_passes.counterfactual_values
+  player_counterfactual_values = regret_passes.player_counterfactual_values
+  infoset_reach = regret_passes.infoset_reach
+  # response_passes
+  best_response = response_passes.best_response
+  weighted_best_response = response_passes.weighted_best_response
+  best_response_actions = response_passes.best_response_actions
+  # belief_passes
+  beliefs = belief_passes.beliefs
+  belief_action_values = belief_passes.belief_action_values
+  sequential_best_values = belief_passes.sequential_best_values
+
+
+def _with_deprecated_model(function: Callable, leading: int | None,
+                           keywords: tuple[str, ...]) -> Callable:
+  """A pass as a GameTree method that also takes the deprecated model
+  arrays ``keywords`` (``chance_prob``, ``utility``): positionally after
+  the pass's first ``leading`` arguments (None: by keyword only), or by
+  keyword. Given any, the pass runs on ``tree._model_view(...)``.
+
+  Args:
+    function: the pass, a function of a game view.
+    leading: how many of its arguments come before the model arrays.
+    keywords: the model arrays the method takes.
+
+  Returns:
+    The method.
+  """
+  stop = None if leading is None else leading + len(keywords)
+
+  @functools.wraps(function)
+  def method(tree, *args, **kwargs):
+    model = {key: kwargs.pop(key) for key in keywords if key in kwargs}
+    if stop is not None and len(args) > leading:
+      given = dict(zip(keywords, args[leading:stop]))
+      if given.keys() & model.keys():
+        raise TypeError(f"{function.__name__}() got multiple values for "
+                        f"{sorted(given.keys() & model.keys())}")
+      model.update(given)
+      args = args[:leading] + args[stop:]
+    if not model:
+      return function(tree, *args, **kwargs)
+    # pylint: disable-next=protected-access
+    return function(tree._model_view(**model), *args, **kwargs)
+
+  return method
+
+
+_CHANCE, _MODEL = ("chance_prob",), ("chance_prob", "utility")
+
+
+class GameTree(TreeLayout, PassMethods):
   """A pyspiel game compiled into flat numpy arrays.
 
   Build one with :func:`spiel_ext.engine.compile_game`; the constructor only
   assembles arrays that were already computed. The stored arrays are the
   tree's definition and are not to be written to. The arrays and schedules
-  are described in :mod:`spiel_ext.engine.layout`.
+  are described in :mod:`spiel_ext.engine.layout`; the passes, methods of
+  the compiled game, in :class:`PassMethods`.
 
   Args:
     game: the pyspiel game the arrays describe.
@@ -73,23 +143,37 @@ class GameTree(TreeLayout):
             f"terminals={len(self.terminals)})")
 
   def infosets_of_player(self, player: int) -> np.ndarray:
-    """Indices of the infosets where ``player`` acts, in row order."""
+    """Indices of the infosets where ``player`` acts, in row order.
+
+    Args:
+      player: a player of the game.
+
+    Returns:
+      The rows ``player_rows[player]`` as an int array.
+
+    Raises:
+      ValueError: ``player`` is not a player of the game.
+    """
     self.check_player(player)
     return np.arange(self.player_rows[player].start,
                      self.player_rows[player].stop)
 
   # --------------------------------------------------------------- policies
   def uniform_policy(self) -> np.ndarray:
-    """The uniform random behaviour strategy as a [infosets, actions] array."""
+    """The uniform random behaviour strategy.
+
+    Returns:
+      A new float64 [infosets, actions] array: 1 / (number of legal
+      actions) on each infoset's legal actions, 0 on the others.
+    """
     return self.infoset_legal / self.infoset_num_actions[:, None]
 
-  def check_policy(self, policy: np.ndarray, name: str = "policy") -> None:
-    """Raises ValueError unless ``policy`` is a [infosets, actions] array
-    (the shape check of :func:`spiel_ext.engine.check_strategy`)."""
-    check_policy_shape(self, policy, name)
-
   def check_player(self, player: int) -> None:
-    """Raises ValueError unless ``player`` is a player of the game."""
+    """Raises ValueError unless ``player`` is a player of the game.
+
+    Args:
+      player: the value to check.
+    """
     check_player(self, player)
 
   # ----------------------------------------------------------------- views
@@ -109,10 +193,15 @@ class GameTree(TreeLayout):
                               read_only(self.utility))
 
   def view(self) -> GameView:
-    """The compiled game as the passes see it. The same view is returned
-    for as long as one is in use (the tree keeps it weakly: a view refers
-    to its tree, so a tree holding its view would never be freed without
-    the cycle collector)."""
+    """The compiled game as the passes see it.
+
+    The same view is returned for as long as one is in use (the tree keeps
+    it weakly: a view refers to its tree, so a tree holding its view would
+    never be freed without the cycle collector).
+
+    Returns:
+      The GameView of this tree and its compiled game's model.
+    """
     view = self._view_ref() if self._view_ref is not None else None
     if view is None:
       view = GameView(self, self.model)
@@ -121,13 +210,20 @@ class GameTree(TreeLayout):
 
   def with_model(self, chance_prob: np.ndarray | None = None,
                  utility: np.ndarray | None = None) -> GameView:
-    """This tree with a model of the game: ``chance_prob`` [histories] and
-    ``utility`` [histories, players] (not necessarily zero-sum) instead of
-    the compiled game's; None keeps the compiled game's array.
+    """This tree with a model of the game.
 
     The arrays are checked here, once, and handed over: a C-contiguous
     float64 array that owns its data is made read-only in place, anything
     else is copied (see :class:`~spiel_ext.engine.model.GameModel`).
+
+    Args:
+      chance_prob: [histories] chance probabilities, or None for the
+        compiled game's.
+      utility: [histories, players] payoffs (not necessarily zero-sum), or
+        None for the compiled game's.
+
+    Returns:
+      The GameView of the model (:meth:`view` when both are None).
 
     Raises:
       ValueError: an array of the wrong shape, a chance node whose
@@ -141,14 +237,22 @@ class GameTree(TreeLayout):
   def sample_chance(self, rng: np.random.Generator) -> np.ndarray:
     """Chance probabilities with one outcome drawn at every chance node.
 
-    Returns a ``chance_prob`` array: 1 on each chance node's drawn outcome
-    (drawn from the game's own distribution with ``rng``), 0 on the others.
     The passes on ``tree.with_model(chance_prob=sample)`` give the
     chance-sampled values of Monte Carlo CFR (Lanctot, Waugh, Zinkevich,
     Bowling, "Monte Carlo Sampling for Regret Minimization in Extensive
     Games", NeurIPS 2009): the reach of the sampled history divided by its
     sampling probability. :meth:`with_chance_sample` makes that view
     directly.
+
+    Args:
+      rng: draws each chance node's outcome from the game's distribution.
+
+    Returns:
+      A ``chance_prob`` array: 1 on each chance node's drawn outcome, 0 on
+      the others.
+
+    Raises:
+      TypeError: ``rng`` is not a numpy Generator.
     """
     if not isinstance(rng, np.random.Generator):
       raise TypeError("rng must be a numpy.random.Generator; got "
@@ -170,6 +274,12 @@ class GameTree(TreeLayout):
       uniforms: float64 [num_chance_nodes], e.g.
         ``rng.random(tree.num_chance_nodes)`` (what :meth:`sample_chance`
         draws), or values shared by chance nodes to correlate them.
+
+    Returns:
+      The GameView of the sampled chance outcomes.
+
+    Raises:
+      ValueError: ``uniforms`` is not a float64 array of that shape.
     """
     if (type(uniforms) is not np.ndarray or uniforms.dtype.char != "d" or
         uniforms.shape != (self.num_chance_nodes,)):
@@ -193,8 +303,15 @@ class GameTree(TreeLayout):
   def check_model(self, chance_prob: np.ndarray | None = None,
                   utility: np.ndarray | None = None
                   ) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The arrays of ``with_model(chance_prob, utility)``'s model, checked
-    and read-only as described there; None stays None.
+    """The arrays of ``with_model(chance_prob, utility)``'s model.
+
+    Args:
+      chance_prob: as :meth:`with_model`.
+      utility: as :meth:`with_model`.
+
+    Returns:
+      (chance_prob, utility), checked and read-only as :meth:`with_model`
+      describes; None stays None.
 
     Raises:
       ValueError: as :meth:`with_model`.
@@ -203,12 +320,38 @@ class GameTree(TreeLayout):
     return (None if chance_prob is None else model.chance_prob,
             None if utility is None else model.utility)
 
-  def _model_view(self, chance_prob: Array | None,
-                  utility: Array | None) -> GameView | GameTree:
-    """The game of the deprecated ``chance_prob``/``utility`` keywords of
-    the pass methods: the tree itself without them; else a view of them,
-    checked on every call, the caller's arrays left as they were (copied if
-    writeable)."""
+  # ----------------------------------------------------------------- passes
+  def uniform_reach(self) -> Array:
+    """``reach`` of the uniform random profile (computed once).
+
+    Returns:
+      The [histories, players + 1] reach array (shared: not to be written).
+    """
+    return self._uniform_reach
+
+  @functools.cached_property
+  def _uniform_reach(self) -> np.ndarray:
+    return self.reach(self.uniform_policy())
+
+  # Deprecated: these passes of the compiled game also take another game's
+  # chance_prob and utility (checked on every call); make the model's view
+  # once with with_model(chance_prob, utility) and call its passes instead.
+  edge_weights = _with_deprecated_model(PassMethods.edge_weights, 1, _CHANCE)
+  reach = _with_deprecated_model(PassMethods.reach, 1, _CHANCE)
+  values = _with_deprecated_model(PassMethods.values, 1, _MODEL)
+  root_values = _with_deprecated_model(PassMethods.root_values, 1, _MODEL)
+  counterfactual_values = _with_deprecated_model(
+      PassMethods.counterfactual_values, 1, _MODEL)
+  player_counterfactual_values = _with_deprecated_model(
+      PassMethods.player_counterfactual_values, 2, _MODEL)
+  best_response = _with_deprecated_model(PassMethods.best_response, None,
+                                         _MODEL)
+
+  def _model_view(self, chance_prob: Array | None = None,
+                  utility: Array | None = None) -> GameView | GameTree:
+    """The game of the deprecated ``chance_prob``/``utility`` arguments:
+    the tree itself without them; else a view of them, checked on every
+    call, the caller's arrays left as they were (copied if writeable)."""
     if chance_prob is None and utility is None:
       return self
     warnings.warn(
@@ -221,125 +364,16 @@ class GameTree(TreeLayout):
               for value in (chance_prob, utility)]
     return self.with_model(*copied)
 
-  # ---------------------------------------- passes (on the compiled game)
-  # Each is the function of the same name in regret_passes,
-  # response_passes or belief_passes on the compiled game.
-  def edge_weights(self, policy: Array,
-                   chance_prob: Array | None = None) -> Array:
-    """Probability of each history's incoming edge under ``policy``."""
-    return regret_passes.edge_weights(self._model_view(chance_prob, None),
-                                      policy)
 
-  def reach(self, policy: Array, chance_prob: Array | None = None) -> Array:
-    """Reach probabilities [histories, players + 1] (see
-    :func:`~spiel_ext.engine.regret_passes.reach`)."""
-    return regret_passes.reach(self._model_view(chance_prob, None), policy)
-
-  def values(self, policy: Array, chance_prob: Array | None = None,
-             utility: Array | None = None) -> Array:
-    """Expected utility of every player below every history, [histories,
-    players]."""
-    return regret_passes.values(self._model_view(chance_prob, utility),
-                                policy)
-
-  def root_values(self, policy: Array | None = None,
-                  chance_prob: Array | None = None,
-                  utility: Array | None = None,
-                  reach: Array | None = None) -> Array:
-    """Each player's expected utility at the root (from terminal reaches)."""
-    return regret_passes.root_values(self._model_view(chance_prob, utility),
-                                     policy, reach)
-
-  def counterfactual_values(self, policy: Array,
-                            chance_prob: Array | None = None,
-                            utility: Array | None = None,
-                            reach: Array | None = None,
-                            values: Array | None = None) -> Array:
-    """v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) for every infoset [I, A]
-    (see :func:`~spiel_ext.engine.regret_passes.counterfactual_values`)."""
-    return regret_passes.counterfactual_values(
-        self._model_view(chance_prob, utility), policy, reach, values)
-
-  def player_counterfactual_values(self, policy: Array, player: int,
-                                   chance_prob: Array | None = None,
-                                   utility: Array | None = None
-                                   ) -> PlayerPass:
-    """The fused pass regret minimisers run once per player and iteration
-    (see :func:`~spiel_ext.engine.regret_passes.
-    player_counterfactual_values`)."""
-    return regret_passes.player_counterfactual_values(
-        self._model_view(chance_prob, utility), policy, player)
-
-  def infoset_reach(self, reach: Array) -> tuple[Array, Array]:
-    """Per-infoset reach sums (own, others) from a reach array (see
-    :func:`~spiel_ext.engine.regret_passes.infoset_reach`)."""
-    return regret_passes.infoset_reach(self, reach)
-
-  def uniform_reach(self) -> Array:
-    """reach() of the uniform random profile (computed once)."""
-    return self._uniform_reach
-
-  def best_response(self, policy: Array, player: int, *,
-                    min_action_prob: float = 0.0,
-                    chance_prob: Array | None = None,
-                    utility: Array | None = None,
-                    reach: Array | None = None,
-                    terminal_others: Array | None = None
-                    ) -> tuple[float, Array, Array]:
-    """Best response of ``player`` to the others' part of ``policy`` (see
-    :func:`~spiel_ext.engine.response_passes.best_response`)."""
-    return response_passes.best_response(
-        self._model_view(chance_prob, utility), policy, player,
-        min_action_prob=min_action_prob, reach=reach,
-        terminal_others=terminal_others)
-
-  def weighted_best_response(self, policy: Array, player: int, *,
-                             infoset_weight: Array | None = None,
-                             min_action_prob: float = 0.0
-                             ) -> tuple[float, Array, Array]:
-    """Best response by backward induction on values, OpenSpiel's order
-    (see :func:`~spiel_ext.engine.response_passes.weighted_best_response`)."""
-    return response_passes.weighted_best_response(
-        self, policy, player, infoset_weight=infoset_weight,
-        min_action_prob=min_action_prob)
-
-  def best_response_actions(self, policy: Array, player: int, *,
-                            min_action_prob: float = 0.0,
-                            tie_tolerance: float = 1e-9) -> Array:
-    """The best-response choice at each infoset, as OpenSpiel makes it (see
-    :func:`~spiel_ext.engine.response_passes.best_response_actions`)."""
-    return response_passes.best_response_actions(
-        self, policy, player, min_action_prob=min_action_prob,
-        tie_tolerance=tie_tolerance)
-
-  def beliefs(self, policy: Array, player: int) -> tuple[Array, Array]:
-    """Beliefs over the histories of ``player``'s infosets (see
-    :func:`~spiel_ext.engine.belief_passes.beliefs`)."""
-    return belief_passes.beliefs(self, policy, player)
-
-  def belief_action_values(self, policy: Array, player: int, belief: Array,
-                           values: Array | None = None) -> Array:
-    """Belief-weighted action values on ``player``'s rows (see
-    :func:`~spiel_ext.engine.belief_passes.belief_action_values`)."""
-    return belief_passes.belief_action_values(self, policy, player,
-                                              belief, values)
-
-  def sequential_best_values(self, policy: Array, player: int,
-                             belief: Array) -> Array:
-    """Best value from each of ``player``'s infosets on under ``belief``
-    (see :func:`~spiel_ext.engine.belief_passes.sequential_best_values`)."""
-    return belief_passes.sequential_best_values(self, policy, player,
-                                                belief)
-
-  @functools.cached_property
-  def _uniform_reach(self) -> np.ndarray:
-    return self.reach(self.uniform_policy())
-
-
-class GameView:
+class GameView(PassMethods):
   """A compiled tree with the chance probabilities and utilities of a game.
 
   Immutable. Make one with ``tree.view()`` or ``tree.with_model(...)``.
+  Its passes are the methods of :class:`PassMethods`.
+
+  Args:
+    tree: the compiled tree.
+    model: the chance probabilities and utilities, checked against it.
 
   Attributes:
     tree: the compiled tree (structure and schedules).
@@ -379,89 +413,16 @@ class GameView:
 
   def with_model(self, chance_prob: np.ndarray | None = None,
                  utility: np.ndarray | None = None) -> GameView:
-    """This view's tree with another model (see ``GameTree.with_model``);
-    None keeps the compiled game's array."""
+    """This view's tree with another model (see ``GameTree.with_model``).
+
+    Args:
+      chance_prob: [histories], or None for the compiled game's.
+      utility: [histories, players], or None for the compiled game's.
+
+    Returns:
+      The GameView of the model.
+    """
     return self.tree.with_model(chance_prob, utility)
-
-  # ------------------------------------------------------- regret passes
-  def edge_weights(self, policy: np.ndarray) -> np.ndarray:
-    """See :func:`regret_passes.edge_weights`."""
-    return regret_passes.edge_weights(self, policy)
-
-  def reach(self, policy: np.ndarray) -> np.ndarray:
-    """See :func:`regret_passes.reach`."""
-    return regret_passes.reach(self, policy)
-
-  def values(self, policy: np.ndarray) -> np.ndarray:
-    """See :func:`regret_passes.values`."""
-    return regret_passes.values(self, policy)
-
-  def root_values(self, policy: np.ndarray | None = None,
-                  reach: np.ndarray | None = None) -> np.ndarray:
-    """See :func:`regret_passes.root_values`."""
-    return regret_passes.root_values(self, policy, reach)
-
-  def counterfactual_values(self, policy: np.ndarray,
-                            reach: np.ndarray | None = None,
-                            values: np.ndarray | None = None) -> np.ndarray:
-    """See :func:`regret_passes.counterfactual_values`."""
-    return regret_passes.counterfactual_values(self, policy, reach, values)
-
-  def player_counterfactual_values(self, policy: np.ndarray,
-                                   player: int) -> PlayerPass:
-    """See :func:`regret_passes.player_counterfactual_values`."""
-    return regret_passes.player_counterfactual_values(self, policy, player)
-
-  def infoset_reach(self,
-                    reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """See :func:`regret_passes.infoset_reach`."""
-    return regret_passes.infoset_reach(self, reach)
-
-  # ----------------------------------------------------- best responses
-  def best_response(self, policy: np.ndarray, player: int, *,
-                    min_action_prob: float = 0.0,
-                    reach: np.ndarray | None = None,
-                    terminal_others: np.ndarray | None = None
-                    ) -> tuple[float, np.ndarray, np.ndarray]:
-    """See :func:`response_passes.best_response`."""
-    return response_passes.best_response(
-        self, policy, player, min_action_prob=min_action_prob, reach=reach,
-        terminal_others=terminal_others)
-
-  def weighted_best_response(
-      self, policy: np.ndarray, player: int, *,
-      infoset_weight: np.ndarray | None = None,
-      min_action_prob: float = 0.0) -> tuple[float, np.ndarray, np.ndarray]:
-    """See :func:`response_passes.weighted_best_response`."""
-    return response_passes.weighted_best_response(
-        self, policy, player, infoset_weight=infoset_weight,
-        min_action_prob=min_action_prob)
-
-  def best_response_actions(self, policy: np.ndarray, player: int, *,
-                            min_action_prob: float = 0.0,
-                            tie_tolerance: float = 1e-9) -> np.ndarray:
-    """See :func:`response_passes.best_response_actions`."""
-    return response_passes.best_response_actions(
-        self, policy, player, min_action_prob=min_action_prob,
-        tie_tolerance=tie_tolerance)
-
-  # ------------------------------------------------------------ beliefs
-  def beliefs(self, policy: np.ndarray,
-              player: int) -> tuple[np.ndarray, np.ndarray]:
-    """See :func:`belief_passes.beliefs`."""
-    return belief_passes.beliefs(self, policy, player)
-
-  def belief_action_values(self, policy: np.ndarray, player: int,
-                           belief: np.ndarray,
-                           values: np.ndarray | None = None) -> np.ndarray:
-    """See :func:`belief_passes.belief_action_values`."""
-    return belief_passes.belief_action_values(self, policy, player, belief,
-                                              values)
-
-  def sequential_best_values(self, policy: np.ndarray, player: int,
-                             belief: np.ndarray) -> np.ndarray:
-    """See :func:`belief_passes.sequential_best_values`."""
-    return belief_passes.sequential_best_values(self, policy, player, belief)
 
 
 # The slots' own setters: a view's attributes are set once, in __init__

@@ -43,7 +43,12 @@ class ViewLike(Protocol):
 
 
 def check_player(tree: TreeLayout, player: object) -> None:
-  """Raises ValueError unless ``player`` is a player of ``tree``'s game."""
+  """Raises ValueError unless ``player`` is a player of ``tree``'s game.
+
+  Args:
+    tree: the compiled tree.
+    player: the value to check.
+  """
   if type(player) is int and 0 <= player < tree.num_players:
     return  # The common case, without the slower checks below.
   if not is_integer(player) or not 0 <= player < tree.num_players:
@@ -53,10 +58,21 @@ def check_player(tree: TreeLayout, player: object) -> None:
 
 def float_array(tree: TreeLayout, name: str, value: object,
                 shape: tuple[int, ...]) -> np.ndarray:
-  """``value`` as a float64 array, if it is a numeric array of ``shape``;
-  ValueError naming it else. A float64 array is returned as it is (any
-  memory layout works in numba), anything else converted to a contiguous
-  float64 copy."""
+  """``value`` as a float64 array, if it is a numeric array of ``shape``.
+
+  Args:
+    tree: the compiled tree (its game is named in the error).
+    name: what to call ``value`` in the error.
+    value: the array.
+    shape: the shape it must have.
+
+  Returns:
+    ``value`` as it is if it is a float64 array (any memory layout works in
+    numba), else a contiguous float64 copy.
+
+  Raises:
+    ValueError: ``value`` is not a numeric array of ``shape``.
+  """
   if (type(value) is np.ndarray and value.dtype.char == "d" and
       value.shape == shape):
     return value  # The common case.
@@ -70,12 +86,25 @@ def float_array(tree: TreeLayout, name: str, value: object,
 
 
 def policy_array(tree: TreeLayout, policy: object) -> np.ndarray:
-  """``policy`` as a contiguous float64 [infosets, actions] array (the
-  passes read it flat); ValueError naming it else."""
+  """``policy`` as the passes read it.
+
+  Args:
+    tree: the compiled tree the pass runs on.
+    policy: a numeric [infosets, actions] array.
+
+  Returns:
+    ``policy`` as a contiguous float64 array (the passes read it flat):
+    itself if it is one, else a copy.
+
+  Raises:
+    ValueError: ``policy`` is not a numeric array of the tree's policy
+      shape (``tree.check_policy``).
+  """
   if type(policy) is np.ndarray and policy.shape == tree.policy_shape:
     try:
       return np.ascontiguousarray(policy, dtype=np.float64)
     except (TypeError, ValueError):
       pass  # Not numbers: float_array says so.
+  tree.check_policy(policy)
   return np.ascontiguousarray(
       float_array(tree, "policy", policy, tree.policy_shape))

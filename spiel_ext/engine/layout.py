@@ -25,14 +25,15 @@ Per infoset ``I`` (arrays of length ``num_infosets``):
 schedules derived from them on first use (``functools.cached_property``
 attributes; those that depend on a player are :class:`PerPlayer` tables,
 see :mod:`spiel_ext.engine.schedules`): everything the passes read of a
-tree, and nothing else. It imports only the numba kernels and the
-schedules, so the modules built on a tree's layout (the argument checks of
-:mod:`.inputs` and :mod:`.strategy`, the models of :mod:`.model`, the
-passes) take it as their tree with imports that point down. The public
+tree, and the check of a policy's shape. It imports only the numba
+kernels, the schedules and :mod:`.memory`, so the modules built on a
+tree's layout (the argument checks of :mod:`.inputs` and
+:mod:`.strategy`, the models of :mod:`.model`, the passes) take it as
+their tree with imports that point down. The public
 :class:`~spiel_ext.engine.game_tree.GameTree` is a TreeLayout with the
-checks, the game views and the pass methods added. Nothing a tree keeps
-refers back to it, so a dropped tree is freed at once, without waiting for
-the cycle collector.
+player check, the game views and the pass methods added. Nothing a tree
+keeps refers back to it, so a dropped tree is freed at once, without
+waiting for the cycle collector.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ from typing import Sequence
 import numpy as np
 import pyspiel
 
-from spiel_ext.engine import (block_passes, passes, schedules, stack_passes,
-                              threads)
+from spiel_ext.engine import (block_passes, memory, passes, schedules,
+                              stack_passes, threads)
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.engine.schedules import (BeliefFallbacks, BestResponseSchedule,
                                         Groups, LevelSchedule, MemberEdges,
@@ -116,14 +117,42 @@ class TreeLayout:
     self.reach_shape = (self.num_histories, self.num_players + 1)
 
   # ------------------------------------------------------------------ info
+  def check_policy(self, policy: object, name: str = "policy") -> None:
+    """Raises ValueError unless ``policy`` is a [infosets, actions] array.
+
+    The shape check of :func:`spiel_ext.engine.check_strategy` and of the
+    passes' policies, the only one in the engine.
+
+    Args:
+      policy: the value to check.
+      name: what to call it in the error message.
+    """
+    if not isinstance(policy, np.ndarray) or policy.shape != self.policy_shape:
+      got = (f"{policy.dtype} array of shape {policy.shape}"
+             if isinstance(policy, np.ndarray) else type(policy).__name__)
+      raise ValueError(f"{name} must be a float array of shape "
+                       f"{self.policy_shape} for {self.game_string}; got "
+                       f"{got}.")
+
   def arrays(self) -> dict[str, np.ndarray]:
-    """The stored arrays by name (what the disk cache saves)."""
+    """The stored arrays by name (what the disk cache saves).
+
+    Returns:
+      {name: array} for ``STORED_ARRAYS`` and ``perfect_recall``.
+    """
     arrays = {name: getattr(self, name) for name in STORED_ARRAYS}
     arrays["perfect_recall"] = np.array(self.perfect_recall)
     return arrays
 
   def history_actions(self, history: int) -> list[int]:
-    """The action sequence from the root to ``history``."""
+    """The action sequence from the root to ``history``.
+
+    Args:
+      history: a compiled history's index.
+
+    Returns:
+      The actions, first to last.
+    """
     actions = []
     while history > 0:
       actions.append(int(self.action[history]))
@@ -131,16 +160,27 @@ class TreeLayout:
     return actions[::-1]
 
   def state(self, history: int) -> pyspiel.State:
-    """A fresh pyspiel state for compiled history ``history``."""
+    """A fresh pyspiel state for compiled history ``history``.
+
+    Args:
+      history: a compiled history's index.
+
+    Returns:
+      The state the game reaches by :meth:`history_actions`.
+    """
     state = self.game.new_initial_state()
     for action in self.history_actions(history):
       state.apply_action(action)
     return state
 
   def children_lists(self) -> Groups:
-    """The children of every history: (start, members), the children of h
-    being members[start[h]:start[h + 1]] in increasing history index (the
-    str(action) order of the compiler). Computed once."""
+    """The children of every history (computed once).
+
+    Returns:
+      (start, members): the children of h are members[start[h]:start[h +
+      1]], in increasing history index (the str(action) order of the
+      compiler).
+    """
     return self._children
 
   # ------------------------------------------------- derived on first use
@@ -194,7 +234,14 @@ class TreeLayout:
     """``count`` float64 work arrays of one entry per history, kept per
     thread for the block passes to reuse (their content is whatever the
     last pass left): a fresh array costs a page fault per 4 KiB on first
-    touch, which on a large tree cost as much as the pass itself."""
+    touch, which on a large tree cost as much as the pass itself.
+
+    Args:
+      count: how many arrays.
+
+    Returns:
+      The arrays, [histories] each.
+    """
     arrays = getattr(self._scratch, "arrays", [])
     if len(arrays) < count:
       arrays = arrays + [np.empty(self.num_histories)
@@ -203,8 +250,12 @@ class TreeLayout:
     return arrays[:count]
 
   def pass_blocks(self) -> ParallelBlocks | None:
-    """The blocks the passes run on now: None (the serial passes) for a
-    tree below ``threads.PARALLEL_MIN_HISTORIES`` histories."""
+    """The blocks the passes run on now.
+
+    Returns:
+      ``parallel_blocks``, or None (the serial passes) for a tree below
+      ``threads.PARALLEL_MIN_HISTORIES`` histories.
+    """
     if self.num_histories < threads.PARALLEL_MIN_HISTORIES:
       return None
     return self.parallel_blocks
@@ -243,6 +294,4 @@ class TreeLayout:
     """Bytes of the numpy arrays the tree holds: stored, derived, and the
     schedules and scratch arrays computed so far, each buffer once (itemised
     by :func:`spiel_ext.engine.memory.memory_report`)."""
-    # pylint: disable-next=import-outside-toplevel
-    from spiel_ext.engine import memory
     return sum(memory.memory_report(self).values())

@@ -108,6 +108,13 @@ def load_game(game: str | pyspiel.Game | GameTree) -> pyspiel.Game:
 
   A string may have spaces around it (they are dropped).
 
+  Args:
+    game: a pyspiel.Game, a compiled GameTree or a game string such as
+      ``"leduc_poker"``.
+
+  Returns:
+    The pyspiel.Game (a string's is loaded).
+
   Raises:
     TypeError: ``game`` is none of these.
     ValueError: an unknown game name or bad parameters, in one line.

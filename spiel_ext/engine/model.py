@@ -140,7 +140,14 @@ def _unpickle(chance_prob: np.ndarray, utility: np.ndarray) -> GameModel:
 
 
 def read_only(array: np.ndarray) -> np.ndarray:
-  """A read-only view of ``array`` (which stays as writeable as it was)."""
+  """A read-only view of ``array`` (which stays as writeable as it was).
+
+  Args:
+    array: any numpy array.
+
+  Returns:
+    The view.
+  """
   view = array.view()
   view.setflags(write=False)
   return view

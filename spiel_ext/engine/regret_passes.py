@@ -34,14 +34,30 @@ __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
 
 
 class PlayerPass(NamedTuple):
-  """What :func:`player_counterfactual_values` returns (player's rows)."""
+  """What :func:`player_counterfactual_values` returns (player's rows).
+
+  Attributes:
+    cfv: [rows, A] counterfactual action values.
+    own_reach: [rows] the player's own reach of each infoset.
+    others_reach: [rows] the reach by chance and the other players.
+  """
   cfv: np.ndarray
   own_reach: np.ndarray
   others_reach: np.ndarray
 
 
 def edge_weights(view: ViewLike, policy: np.ndarray) -> np.ndarray:
-  """Probability of each history's incoming edge under ``policy``."""
+  """Probability of each history's incoming edge under ``policy``.
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array.
+
+  Returns:
+    [histories]: the policy's probability of the edge into each decision
+    history's child, the view's chance probability at chance edges, 1 at
+    the root.
+  """
   tree = view.tree
   kernel = (block_passes.edge_weights_serial if tree.pass_blocks() is None
             else block_passes.edge_weights)
@@ -52,8 +68,14 @@ def edge_weights(view: ViewLike, policy: np.ndarray) -> np.ndarray:
 def reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
   """Reach probabilities [histories, players + 1]; the last column is chance.
 
-  Column p < num_players is player p's own contribution x_p(h); the product
-  of all columns is the probability of reaching h.
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array.
+
+  Returns:
+    [histories, players + 1]: column p < num_players is player p's own
+    contribution x_p(h); the product of all columns is the probability of
+    reaching h.
   """
   tree = view.tree
   weights = edge_weights(view, policy)
@@ -67,13 +89,29 @@ def reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
 
 
 def values(view: ViewLike, policy: np.ndarray) -> np.ndarray:
-  """Expected utility of every player below every history, [histories,
-  players]."""
+  """Expected utility of every player below every history.
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array.
+
+  Returns:
+    [histories, players]: each player's expected utility below each
+    history when everyone plays ``policy``.
+  """
   return values_of_weights(view, edge_weights(view, policy))
 
 
 def values_of_weights(view: ViewLike, weights: np.ndarray) -> np.ndarray:
-  """:func:`values` from the edge probabilities (``edge_weights``)."""
+  """:func:`values` from the edge probabilities.
+
+  Args:
+    view: the game.
+    weights: [histories], ``edge_weights(view, policy)``.
+
+  Returns:
+    [histories, players], as :func:`values`.
+  """
   tree = view.tree
   blocks = tree.pass_blocks()
   if blocks is None:
@@ -90,8 +128,16 @@ _reach, _values = reach, values
 
 def root_values(view: ViewLike, policy: np.ndarray | None = None,
                 reach: np.ndarray | None = None) -> np.ndarray:
-  """Each player's expected utility at the root (from terminal reaches);
-  ``reach`` is ``reach(view, policy)`` if already computed."""
+  """Each player's expected utility at the root (from terminal reaches).
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array (not read when ``reach`` is given).
+    reach: ``reach(view, policy)`` if already computed.
+
+  Returns:
+    [players]: sum_z P(z) u_i(z) over the terminals z.
+  """
   tree = view.tree
   reach = (_reach(view, policy) if reach is None else
            float_array(tree, "reach", reach, tree.reach_shape))
@@ -103,8 +149,16 @@ def counterfactual_values(view: ViewLike, policy: np.ndarray,
                           values: np.ndarray | None = None) -> np.ndarray:
   """v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a) for every infoset [I, A].
 
-  i is the player acting at I. Entries of illegal actions are 0. ``reach``
-  and ``values`` are those of ``policy`` if already computed.
+  i is the player acting at I. Entries of illegal actions are 0.
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array.
+    reach: ``reach(view, policy)`` if already computed.
+    values: ``values(view, policy)`` if already computed.
+
+  Returns:
+    [infosets, num_distinct_actions] counterfactual action values.
   """
   tree = view.tree
   reach = (_reach(view, policy) if reach is None else
@@ -124,6 +178,11 @@ def counterfactual_values(view: ViewLike, policy: np.ndarray,
 def player_counterfactual_values(view: ViewLike, policy: np.ndarray,
                                  player: int) -> PlayerPass:
   """The fused pass regret minimisers run once per player and iteration.
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array.
+    player: whose rows.
 
   Returns:
     PlayerPass(cfv, own_reach, others_reach), arrays on ``player``'s rows
@@ -186,9 +245,17 @@ def _stack_pass(view: ViewLike, policy: np.ndarray, player: int,
 
 def terminal_reaches(view: ViewLike,
                      reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-  """(others, root_values) from a checked reach array: others[k, i] =
-  x_{-i}(z_k) at each terminal z_k (``tree.terminals`` order), and each
-  player's expected utility sum_z P(z) u_i(z)."""
+  """The others' reach at the terminals, and the root values.
+
+  Args:
+    view: the game.
+    reach: a checked [histories, players + 1] reach array.
+
+  Returns:
+    (others, root_values): others[k, i] = x_{-i}(z_k) at each terminal z_k
+    (``tree.terminals`` order), and each player's expected utility
+    sum_z P(z) u_i(z).
+  """
   tree = view.tree
   kernel = (block_passes.terminal_reaches_serial
             if tree.pass_blocks() is None else block_passes.terminal_reaches)
@@ -197,7 +264,11 @@ def terminal_reaches(view: ViewLike,
 
 def infoset_reach(view: ViewLike,
                   reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-  """Per-infoset reach sums from a [histories, players + 1] reach array.
+  """Per-infoset reach sums from a reach array.
+
+  Args:
+    view: the game.
+    reach: [histories, players + 1], as :func:`reach` returns it.
 
   Returns:
     (own, others): own[I] = x_i(I), the acting player's own reach of I
@@ -215,9 +286,18 @@ def infoset_reach(view: ViewLike,
 
 def forward_others(view: ViewLike, policy: np.ndarray,
                    player: int) -> tuple[np.ndarray, np.ndarray]:
-  """(weight, others): each history's edge probability under ``policy``
-  (a checked [infosets, actions] array) and x_{-i}(h), chance's and every
-  player's reach but ``player``'s."""
+  """Edge probabilities and the reach by everyone but ``player``.
+
+  Args:
+    view: the game.
+    policy: a checked [infosets, actions] float64 array.
+    player: whose reach is left out.
+
+  Returns:
+    (weight, others): [histories] each history's edge probability under
+    ``policy``, and x_{-i}(h), chance's and every player's reach but
+    ``player``'s.
+  """
   tree = view.tree
   weight = np.empty(tree.num_histories)
   others = np.empty(tree.num_histories)

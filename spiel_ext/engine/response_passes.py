@@ -90,6 +90,14 @@ def weighted_best_response(
   Belief Update Fictitious Play", DDCLS 2024, arXiv:2409.02706).
   :func:`best_response` is the faster pass for values alone.
 
+  Args:
+    view: the game.
+    policy: the profile; ``player`` responds to the others' part.
+    player: who responds.
+    infoset_weight: [histories] the weight of each history in its
+      infoset's action values; None for x_{-i}.
+    min_action_prob: eps of :func:`best_response`.
+
   Returns:
     (value, best_action, q): the player's value at the root, the chosen
     action per infoset (-1 at other players'), and Q[I, a] = sum_{h in I}
@@ -121,6 +129,17 @@ def best_response_actions(view: ViewLike, policy: np.ndarray, player: int, *,
   it redoes the choice with :func:`weighted_best_response`, which sums in
   OpenSpiel's order, so that round-off breaks exact ties the way OpenSpiel's
   best response does.
+
+  Args:
+    view: the game.
+    policy: the profile; ``player`` responds to the others' part.
+    player: who responds.
+    min_action_prob: eps of :func:`best_response`.
+    tie_tolerance: how close two action values are to count as a tie.
+
+  Returns:
+    [infosets] the chosen action at each of ``player``'s infosets, -1 at
+    the others'.
   """
   _, best, q = best_response(view, policy, player,
                              min_action_prob=min_action_prob)
@@ -134,7 +153,16 @@ def best_response_actions(view: ViewLike, policy: np.ndarray, player: int, *,
 
 
 class BestResponseDetails(NamedTuple):
-  """What :func:`best_response_details` returns (arrays over the tree)."""
+  """What :func:`best_response_details` returns (arrays over the tree).
+
+  Attributes:
+    value: the best-response value at the root.
+    best_action: [infosets] the chosen action (-1 at other players').
+    history_values: [histories] the responder's value below each history.
+    counterfactual_reach: [histories] x_{-i}(h) at the responder's
+      histories (0 elsewhere).
+    evaluated: [histories] bool, the histories OpenSpiel evaluates.
+  """
   value: float
   best_action: np.ndarray
   history_values: np.ndarray
@@ -150,6 +178,12 @@ def best_response_details(view: ViewLike, policy: np.ndarray, player: int, *,
   The choices are :func:`best_response_actions`'s (OpenSpiel's, ties
   included); the values are those of the profile in which ``player``
   plays them and the others ``policy`` (the ``values`` pass).
+
+  Args:
+    view: the game.
+    policy: the profile; ``player`` responds to the others' part.
+    player: who responds.
+    tie_tolerance: as :func:`best_response_actions`.
 
   Returns:
     BestResponseDetails(value, best_action, history_values,

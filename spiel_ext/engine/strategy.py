@@ -18,7 +18,7 @@ import numpy as np
 from spiel_ext.engine.constants import STRATEGY_TOLERANCE
 from spiel_ext.engine.layout import TreeLayout
 
-__all__ = ["StrategyTypeError", "check_policy_shape", "check_strategy"]
+__all__ = ["StrategyTypeError", "check_strategy"]
 
 
 class StrategyTypeError(TypeError, ValueError):
@@ -27,24 +27,24 @@ class StrategyTypeError(TypeError, ValueError):
   :func:`check_strategy`, a ValueError."""
 
 
-def check_policy_shape(tree: TreeLayout, policy: Any,
-                       name: str = "policy") -> None:
-  """Raises ValueError unless ``policy`` is a [infosets, actions] array."""
-  expected = (tree.num_infosets, tree.num_distinct_actions)
-  if not isinstance(policy, np.ndarray) or policy.shape != expected:
-    got = getattr(policy, "shape", type(policy).__name__)
-    raise ValueError(f"{name} must be a float array of shape {expected} for "
-                     f"{tree.game_string}; got {got}.")
-
-
 def check_strategy(tree: TreeLayout, strategy: Any, name: str = "policy",
                    tolerance: float = STRATEGY_TOLERANCE) -> np.ndarray:
   """``strategy`` as a float64 array, if it is a strategy of ``tree``'s game.
 
   A strategy is a [num_infosets, num_distinct_actions] array whose every row
   holds finite, non-negative probabilities, 0 on the infoset's illegal
-  actions, summing to 1 within ``tolerance`` over its legal actions. A
-  float64 array is returned as it is (not copied).
+  actions, summing to 1 within ``tolerance`` over its legal actions. The
+  shape is checked by ``tree.check_policy``.
+
+  Args:
+    tree: the compiled game.
+    strategy: the array to check.
+    name: what to call it in error messages.
+    tolerance: how far a row's sum may be from 1.
+
+  Returns:
+    ``strategy``, as it is (not copied) if it is a float64 array, else
+    converted to one.
 
   Raises:
     ValueError: naming ``name``: the array has the wrong shape, or the first
@@ -53,7 +53,7 @@ def check_strategy(tree: TreeLayout, strategy: Any, name: str = "policy",
     StrategyTypeError: (a TypeError and a ValueError) its entries are not
       real numbers.
   """
-  check_policy_shape(tree, strategy, name)
+  tree.check_policy(strategy, name)
   if strategy.dtype != np.float64:
     if strategy.dtype.kind not in "biuf":
       raise StrategyTypeError(f"{name} must be an array of real numbers; "
