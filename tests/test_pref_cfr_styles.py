@@ -21,15 +21,15 @@ from spiel_ext.engine import compile_game
 from spiel_ext.eval import (first_decision_distribution, hand_strategies,
                             profile_values)
 from spiel_ext.experiments import EXPERIMENTS
-from spiel_ext.analysis import pref_cfr_styles as styles
+from spiel_ext.experiments.pref_cfr import style_readouts as styles
 from spiel_ext.analysis.poker_units import big_blind
 from spiel_ext.experiments.pref_cfr import settings as setup
 from spiel_ext.analysis.claims import ClaimSpec
-from spiel_ext.analysis.pref_cfr import cases_verdict
-from spiel_ext.analysis.pref_cfr_style_claims import shift_measurement
+from spiel_ext.experiments.pref_cfr.shared import cases_verdict
+from spiel_ext.experiments.pref_cfr.measures_styles import shift_measurement
 from spiel_ext.experiments.pref_cfr.style_claims import NAME, PAPER
 from spiel_ext.results.claims import judge
-from spiel_ext.results.pref_cfr_figures import first_decision_table
+from spiel_ext.experiments.pref_cfr.figures import first_decision_table
 from spiel_ext.experiments.solvers import (ALGORITHMS, build_style_solver,
                                            is_raise, style_preference)
 from spiel_ext.policy import to_tabular_policy

@@ -3,7 +3,7 @@ Luo, "Preference-CFR: Beyond Nash Equilibrium for Better Game Strategies",
 ICML 2025, arXiv:2411.01217): section 5.2 and 6 text (Tables 2-3 are
 images whose cells the text summarises as "within 10 mBB/h")."""
 
-from spiel_ext.analysis.pref_cfr_style_claims import PAPER_COST_MBH
+from spiel_ext.experiments.pref_cfr.measures_styles import PAPER_COST_MBH
 
 PAPER = "Pref-CFR (Ju, Tellier, Sun, Fang, Luo 2025)"
 

@@ -15,12 +15,13 @@ starts; alternating updates and heavier starts are ablations (see
 import functools
 
 from spiel_ext.analysis.claims import ClaimSpec
-from spiel_ext.analysis.pref_cfr_kuhn import ALPHA_SHARE, alpha_measurements
+from spiel_ext.experiments.pref_cfr.figures import FINAL_ALPHA, summarize_alpha
+from spiel_ext.experiments.pref_cfr.measures_kuhn import (ALPHA_SHARE,
+                                                          alpha_measurements)
 from spiel_ext.experiments.pref_cfr.paper_values import (PAPER,
                                                          PAPER_ALPHA_RUNS)
 from spiel_ext.experiments.pref_cfr.settings import KUHN_ALPHA_CHOICES
 from spiel_ext.experiments.spec import Experiment, Scale
-from spiel_ext.results.pref_cfr_figures import FINAL_ALPHA, summarize_alpha
 from spiel_ext.results.report import PAPER_SETTING, Variant
 
 VARIANTS = (

@@ -12,17 +12,16 @@ NashConv and alpha vs iterations, on the authors' simultaneous schedule
 import functools
 
 from spiel_ext.analysis.claims import ClaimSpec
-from spiel_ext.analysis.pref_cfr import cases_verdict
-from spiel_ext.analysis.pref_cfr_kuhn import (convergence_measurement,
-                                              convergence_verdict,
-                                              preference_alpha_measurement,
-                                              rm_br_measurement)
 from spiel_ext.experiments.pref_cfr.algorithms import PREF_CFR_KUHN_SETTINGS
+from spiel_ext.experiments.pref_cfr.figures import (final_values_table,
+                                                    summarize_settings)
+from spiel_ext.experiments.pref_cfr.measures_kuhn import (
+    convergence_measurement, convergence_verdict,
+    preference_alpha_measurement, rm_br_measurement)
 from spiel_ext.experiments.pref_cfr.paper_values import PAPER
 from spiel_ext.experiments.pref_cfr.settings import KUHN_SETTINGS_CHOICES
+from spiel_ext.experiments.pref_cfr.shared import cases_verdict
 from spiel_ext.experiments.spec import Experiment, Scale
-from spiel_ext.results.pref_cfr_figures import (final_values_table,
-                                                summarize_settings)
 from spiel_ext.results.report import PAPER_SETTING, Variant
 
 ALTERNATING = ("CFR",) + tuple(PREF_CFR_KUHN_SETTINGS)

@@ -15,7 +15,7 @@ Better Game Strategies", ICML 2025, arXiv:2411.01217; Tables 2-3, Figures
 
 All start from the uniform strategy (deterministic: one run each). The
 games, which actions are raises and the unit of beta: :mod:`.settings`;
-the outputs: :mod:`spiel_ext.results.pref_cfr_figures`.
+the outputs: :mod:`.figures`.
 
 Scales: quick, 300 iterations per style and game (about 2 minutes on one
 core from cold caches); paper, 10,000 (about 40 to 60 minutes on one core,
@@ -26,12 +26,12 @@ about 25 to 35 minutes with ``--workers=2``).
 import functools
 
 from spiel_ext.experiments.pref_cfr.algorithms import STYLE_ALGORITHMS
+from spiel_ext.experiments.pref_cfr.figures import summarize_styles
 from spiel_ext.experiments.pref_cfr.settings import (GAMES, STYLE_CHOICES,
                                                      game_names)
 from spiel_ext.experiments.pref_cfr.style_claims import (NAME, run_analysis,
                                                          style_claims)
 from spiel_ext.experiments.spec import Experiment, Scale
-from spiel_ext.results.pref_cfr_figures import summarize_styles
 from spiel_ext.results.report import PAPER_SETTING, Variant
 
 STYLES = tuple(STYLE_ALGORITHMS)  # Normal, Aggressive, Loose-passive.

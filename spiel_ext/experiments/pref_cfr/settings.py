@@ -19,7 +19,7 @@ all-in the style's fallback (with no average regret above beta, Pref-CFR
 plays the preferred actions in proportion to delta - 1: half Bet, half
 AllIn), a shove-heavy style the paper does not describe. ``Bet<size>`` of
 unabstracted no-limit games also counts as a raise (see
-:func:`spiel_ext.analysis.pref_cfr_styles.is_raise`).
+:func:`spiel_ext.experiments.pref_cfr.style_readouts.is_raise`).
 
 The vulnerability's unit. The authors' code compares beta with the regret
 *conditional on reaching the infoset* (cumulative regret over the

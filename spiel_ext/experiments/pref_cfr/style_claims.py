@@ -11,17 +11,23 @@ from pathlib import Path
 from typing import Sequence
 
 from spiel_ext.analysis.claims import ClaimSpec, RunResults
-from spiel_ext.analysis.pref_cfr import cases_verdict
-from spiel_ext.analysis.pref_cfr_style_claims import (LOOSE_GAIN, PAPER_COST_MBH, Analysed, convergence_measurement, cost_measurement, loose_gain_measurement, shift_measure, speed_measurement, visible_measurement)
-from spiel_ext.analysis.pref_cfr_styles import analyse
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.pref_cfr.figures import (STYLE_NASH_CONV,
+                                                    first_decision_table,
+                                                    style_costs_table)
+from spiel_ext.experiments.pref_cfr.measures_styles import (
+    LOOSE_GAIN, PAPER_COST_MBH, convergence_measurement, cost_measurement,
+    loose_gain_measurement, shift_measure, speed_measurement,
+    visible_measurement)
 from spiel_ext.experiments.pref_cfr.paper_values import (
     PAPER, PAPER_2P, PAPER_3P_AGGRESSIVE_RAISE_TO_3, PAPER_3P_LOOSE_CALL,
     PAPER_3P_LOOSE_GAIN_MBH, PAPER_3P_NORMAL)
 from spiel_ext.experiments.pref_cfr.settings import game_names
-from spiel_ext.experiments.spec import load_snapshots
-from spiel_ext.results.pref_cfr_figures import (STYLE_NASH_CONV,
-                                                first_decision_table,
-                                                style_costs_table)
+from spiel_ext.experiments.pref_cfr.shared import cases_verdict
+from spiel_ext.experiments.pref_cfr.style_readouts import (Analysed,
+                                                           GameResults,
+                                                           analyse)
+from spiel_ext.results.report import Variant
 
 NAME = "pref_cfr_styles"
 _NORMAL, _LOOSE, _AGGRESSIVE = (PAPER_2P["Normal"], PAPER_2P["Loose-passive"],
@@ -53,27 +59,44 @@ def _stamp(folder: Path) -> tuple[int, int] | None:
   return stat.st_mtime_ns, stat.st_size
 
 
-def run_analysis(variants: Sequence) -> Analysed:
-  """(run results) -> {variant: [GameResults]} of ``variants`` from the
-  run's "final" snapshots (:func:`spiel_ext.analysis.pref_cfr_styles.
-  analyse`), computed once for each state of the run on disk and shared by
-  the summary and every claim."""
-  @functools.lru_cache(maxsize=2)
-  def cached(settings, folder: Path, stamp):
-    del stamp  # Part of the key only.
-    return analyse(settings, folder, variants, load_snapshots,
-                   game_names(settings.games))
+def run_analysis(variants: Sequence[Variant]) -> Analysed:
+  """The analysis of a run's final strategies, shared by the summary and
+  every claim.
 
-  def analysed(results: RunResults):
+  Args:
+    variants: the experiment's variants, in order.
+
+  Returns:
+    (run results) -> {variant: [GameResults]} of ``variants`` from the
+    run's "final" snapshots (:func:`.style_readouts.analyse`), computed
+    once for each state of the run on disk.
+  """
+  @functools.lru_cache(maxsize=2)
+  def cached(settings: Settings, folder: Path, stamp: tuple[int, int] | None
+             ) -> dict[Variant | None, list[GameResults]]:
+    del stamp  # Part of the key only.
+    return analyse(settings, folder, variants, game_names(settings.games))
+
+  def analysed(results: RunResults
+               ) -> dict[Variant | None, list[GameResults]]:
     folder = Path(results.folder)
     return cached(results.settings, folder, _stamp(folder))
   return analysed
 
 
-def style_claims(variant, variants: Sequence,
+def style_claims(variant: Variant | None, variants: Sequence[Variant],
                  analysed: Analysed) -> tuple[ClaimSpec, ...]:
-  """Section 5.2's claims judged on ``variant`` (None: a run of none of
-  ``variants``, its algorithms by their own names)."""
+  """Section 5.2's claims judged on one variant.
+
+  Args:
+    variant: the variant judged (None: a run of none of ``variants``, its
+      algorithms by their own names).
+    variants: the experiment's variants, in order.
+    analysed: the run's analysed final strategies (:func:`run_analysis`).
+
+  Returns:
+    The claims, as data.
+  """
   def measure(function, **options):
     return functools.partial(function, analysed=analysed, variant=variant,
                              **options)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from spiel_ext.algorithms import CFRSolver, FirstDecisions, PrefCFRSolver
 from spiel_ext.algorithms.preferences import action_labels
-from spiel_ext.analysis.pref_cfr_styles import is_raise
 from spiel_ext.engine import compile_game
+from spiel_ext.eval.styles import move_name
+from spiel_ext.experiments.pref_cfr.style_readouts import is_raise
 
 # The section 5.2 styles: preference degree 5 on the style's actions and
 # vulnerability 0.05 at player 1's (seat 0's) first decisions, Pref-CFR(BR).
@@ -17,7 +18,7 @@ STYLE_DEGREE = 5.0
 STYLE_VULNERABILITY = 0.05
 # The moves (action labels without OpenSpiel's "player=i move=" prefix) a
 # style prefers. "Raise" (Leduc) and "Bet" or "Bet<size>" (universal_poker,
-# fcpa's pot-size raise) are raises (analysis.pref_cfr_styles.is_raise);
+# fcpa's pot-size raise) are raises (style_readouts.is_raise);
 # "AllIn" is not preferred (why: spiel_ext.experiments.pref_cfr.settings).
 STYLES = ("normal", "aggressive", "loose-passive")
 
@@ -38,7 +39,6 @@ def style_preference(game, style: str,
     ValueError: another style, or a game whose seat-0 first decisions offer
       no action of the style (naming the labels they do offer).
   """
-  from spiel_ext.eval.styles import move_name  # pylint: disable=g-import-not-at-top
   wanted = {"aggressive": is_raise, "loose-passive": lambda m: m == "Call"}
   if style not in wanted:
     raise ValueError(f"style must be one of {sorted(wanted)} for a "

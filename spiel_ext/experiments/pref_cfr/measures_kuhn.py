@@ -3,8 +3,6 @@
 arXiv:2411.01217), section 5.1: alpha (player 1's Bet probability with the
 Jack) at the end of CFR runs from random starts (Fig. 3) and under the six
 Pref-CFR settings (Fig. 4), and the measures of the claims on them.
-
-A *variant* is as in :mod:`spiel_ext.analysis.pref_cfr`.
 """
 
 from __future__ import annotations
@@ -16,7 +14,9 @@ import pandas as pd
 
 from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
 from spiel_ext.analysis.common import final_means
-from spiel_ext.analysis.pref_cfr import variant_frame, variants_run
+from spiel_ext.experiments.pref_cfr.shared import (variant_frame,
+                                                   variants_run)
+from spiel_ext.results.report import Variant
 
 # The alpha every run ends near "regardless of the initial strategy" (Fig. 3).
 PAPER_ALPHA = 0.2
@@ -51,7 +51,8 @@ def near_share(alphas: pd.Series) -> float:
   return float((np.abs(alphas - PAPER_ALPHA) <= NEAR).mean())
 
 
-def alpha_statistics(frame: pd.DataFrame, variants: Sequence) -> pd.DataFrame:
+def alpha_statistics(frame: pd.DataFrame,
+                     variants: Sequence[Variant]) -> pd.DataFrame:
   """One row per variant: runs, mean, sd, min, max of the final alpha and
   the share within NEAR of PAPER_ALPHA."""
   rows = []
@@ -65,7 +66,7 @@ def alpha_statistics(frame: pd.DataFrame, variants: Sequence) -> pd.DataFrame:
 
 
 def alpha_measurements(results: RunResults, *,
-                       variants: Sequence) -> list[Measurement]:
+                       variants: Sequence[Variant]) -> list[Measurement]:
   """Fig. 3 on each variant run (value: the share of runs near 0.2); an
   ablation says how far it moves the share from the paper setting's."""
   ran = variants_run(variants, results.settings)
@@ -97,13 +98,13 @@ def base_name(algorithm: str) -> str:
   return algorithm.removesuffix(SIMULTANEOUS)
 
 
-def final_values(frame: pd.DataFrame, variant) -> pd.DataFrame:
+def final_values(frame: pd.DataFrame, variant: Variant) -> pd.DataFrame:
   """[algorithm] x metric: ``variant``'s final NashConv and alpha, mean
   over runs (algorithms in sorted order)."""
   return final_means(variant_frame(frame, variant), by=("algorithm",))
 
 
-def _finals(results: RunResults, variant, paper_variant
+def _finals(results: RunResults, variant: Variant, paper_variant: Variant
             ) -> tuple[pd.DataFrame, pd.DataFrame | None] | None:
   """(``variant``'s final means by setting name, the paper setting's when
   ``variant`` is an ablation and the paper setting ran), or None when
@@ -118,8 +119,8 @@ def _finals(results: RunResults, variant, paper_variant
   return final, paper
 
 
-def preference_alpha_measurement(results: RunResults, *, variant,
-                                 paper_variant) -> Measurement | None:
+def preference_alpha_measurement(results: RunResults, *, variant: Variant,
+                                 paper_variant: Variant) -> Measurement | None:
   """delta(Bet) raises alpha above CFR's, delta(Pass) lowers it (value:
   [every Bet setting above, every Pass setting below])."""
   finals = _finals(results, variant, paper_variant)
@@ -148,8 +149,8 @@ def convergence_verdict(value: tuple[float, float]) -> str:
   return "holds partly" if worst <= CONVERGED else "does not hold"
 
 
-def convergence_measurement(results: RunResults, *, variant,
-                            paper_variant) -> Measurement | None:
+def convergence_measurement(results: RunResults, *, variant: Variant,
+                            paper_variant: Variant) -> Measurement | None:
   """Pref-CFR's final NashConv against CFR's (value: (the worst setting's,
   CFR's) for :func:`convergence_verdict`)."""
   finals = _finals(results, variant, paper_variant)
@@ -174,8 +175,8 @@ def convergence_measurement(results: RunResults, *, variant,
   return Measurement(ours, (worst, cfr), variant.label)
 
 
-def rm_br_measurement(results: RunResults, *, variant,
-                      paper_variant) -> Measurement | None:
+def rm_br_measurement(results: RunResults, *, variant: Variant,
+                      paper_variant: Variant) -> Measurement | None:
   """Pref-CFR(RM) moves alpha less from CFR's than Pref-CFR(BR) at the
   same delta (value: one case per preferred action); None when a pair did
   not run."""

@@ -16,17 +16,24 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from spiel_ext.analysis.poker_units import big_blind, mbh
-from spiel_ext.analysis.pref_cfr import variants_run
-from spiel_ext.engine import compile_game
+from spiel_ext.analysis.claims import RunResults
+from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.eval import (first_decision_distribution, hand_strategies,
                             profile_values)
 from spiel_ext.eval.metrics import head_to_head_matrix
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.pref_cfr.shared import variants_run
+from spiel_ext.experiments.runner import load_snapshots
+from spiel_ext.results.report import Variant
+
+# A game string or a compiled game.
+Game = str | GameTree
 
 # The styles the paper compares, in table order; the reference is Normal.
 STYLES = ("Normal", "Aggressive", "Loose-passive")
@@ -64,7 +71,7 @@ def move_group(move: str) -> str:
   raise ValueError(f"move {move!r} is not a fold, call, raise or all-in.")
 
 
-def algorithm_of(style: str, variant) -> str:
+def algorithm_of(style: str, variant: Variant | None) -> str:
   """The algorithm label that plays ``style`` in ``variant`` (None: the
   style's own name)."""
   if variant is None:
@@ -74,7 +81,8 @@ def algorithm_of(style: str, variant) -> str:
 
 
 # --------------------------------------------------------- head-to-head
-def seat_values(game, style: Any, reference: Any) -> np.ndarray:
+def seat_values(game: Game, style: np.ndarray,
+                reference: np.ndarray) -> np.ndarray:
   """[seats]: the payoff of ``style`` in each seat, the others all playing
   ``reference`` (exact, in chips)."""
   tree = compile_game(game)
@@ -86,7 +94,7 @@ def seat_values(game, style: Any, reference: Any) -> np.ndarray:
   return np.array(values)
 
 
-def two_player_matrices(game, strategies: dict[str, Any]
+def two_player_matrices(game: Game, strategies: dict[str, np.ndarray]
                         ) -> tuple[pd.DataFrame, pd.DataFrame]:
   """(seat 0, seat-averaged) matrices in chips of a two-player game:
   cell [row, column] is the row style's payoff with the row style in seat
@@ -134,7 +142,12 @@ class GameResults:
   cost: dict[str, float]
 
 
-def ordered(names) -> list[str]:
+# The run's results -> {variant (None: a run of none of them): [the
+# analysed games]} (:func:`analyse`, computed once per run).
+Analysed = Callable[[RunResults], dict[Variant | None, list[GameResults]]]
+
+
+def ordered(names: Iterable[str]) -> list[str]:
   """``names`` with the styles first, in :data:`STYLES` order."""
   names = list(names)
   return [s for s in STYLES if s in names] + [n for n in names
@@ -186,11 +199,9 @@ def analyse_game(game: str, strategies: dict[str, np.ndarray],
                      hands, seat0, averaged, seats, cost)
 
 
-Loader = Callable[..., dict[str, list[np.ndarray]]]
-
-
-def analyse(settings, folder: Path, variants: Sequence, load_snapshots: Loader,
-            names: dict[str, tuple[str, str]]) -> dict[Any, list[GameResults]]:
+def analyse(settings: Settings, folder: Path, variants: Sequence[Variant],
+            names: dict[str, tuple[str, str]]
+            ) -> dict[Variant | None, list[GameResults]]:
   """{variant: :func:`analyse_game` of every game of the run} for each of
   ``variants`` whose algorithms all ran, from the "final" snapshots (the
   first seed of each algorithm: the styles are deterministic); within a
@@ -201,9 +212,10 @@ def analyse(settings, folder: Path, variants: Sequence, load_snapshots: Loader,
     settings: the run's settings (games, algorithms).
     folder: the run folder.
     variants: the experiment's variants, in order.
-    load_snapshots: ``(settings, folder, name, game=...)`` -> {algorithm:
-      [strategy of each seed]}.
     names: {game: (display name, file name)}.
+
+  Returns:
+    {variant: [GameResults of each game]}.
   """
   chosen_variants = {variant: variant.algorithms
                      for variant in variants_run(variants, settings)}
@@ -211,7 +223,7 @@ def analyse(settings, folder: Path, variants: Sequence, load_snapshots: Loader,
     chosen_variants = {None: tuple(settings.algorithms)}
   policies = {game: load_snapshots(settings, folder, "final", game=game)
               for game in settings.games}
-  results: dict[Any, list[GameResults]] = {}
+  results: dict[Variant | None, list[GameResults]] = {}
   for variant, algorithms in chosen_variants.items():
     results[variant] = []
     for game in settings.games:
@@ -274,7 +286,7 @@ def nash_conv_final(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def costs_table(results: list[GameResults], frame: pd.DataFrame,
-                variant=None) -> pd.DataFrame:
+                variant: Variant | None = None) -> pd.DataFrame:
   """game x style: the seat-averaged result against Normal players and the
   final NashConv, in mb/h, and the solver's time per iteration (the
   algorithm playing each style in ``variant``)."""

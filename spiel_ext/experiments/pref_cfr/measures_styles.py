@@ -3,27 +3,30 @@ Fang, Luo, "Preference-CFR: Beyond Nash Equilibrium for Better Game
 Strategies", 2025, arXiv:2411.01217) on one variant's analysed games.
 
 Each measure takes the run's results, ``analysed`` (the run's results ->
-{variant: [:class:`~spiel_ext.analysis.pref_cfr_styles.GameResults`]}, as
-:func:`~spiel_ext.analysis.pref_cfr_styles.analyse` gives them; key None for
-a run of none of the variants) and the variant it judges; it returns None
-when that variant did not run. Verdicts over several games use
-:func:`~spiel_ext.analysis.pref_cfr.cases_verdict` on the measurement's
-value (one bool per case).
+{variant: [:class:`~.style_readouts.GameResults`]}, as
+:func:`~.style_readouts.analyse` gives them; key None for a run of none of
+the variants) and the variant it judges; it returns None when that
+variant did not run. Verdicts over several games use
+:func:`~.shared.cases_verdict` on the measurement's value (one bool per
+case).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Iterator
 
 import numpy as np
+import pandas as pd
 
 from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
 from spiel_ext.analysis.poker_units import mbh
-from spiel_ext.analysis.pref_cfr_styles import (REFERENCE, GameResults,
-                                                algorithm_of, largest_shift,
-                                                nash_conv_final)
-
-Analysed = Callable[[RunResults], dict[Any, list[GameResults]]]
+from spiel_ext.experiments.pref_cfr.style_readouts import (REFERENCE,
+                                                           Analysed,
+                                                           GameResults,
+                                                           algorithm_of,
+                                                           largest_shift,
+                                                           nash_conv_final)
+from spiel_ext.results.report import Variant
 
 # Tables 2-3: a style loses at most this against Normal ("within 10
 # mBB/h", the paper's text).
@@ -49,11 +52,11 @@ TIMED_SECONDS = 0.005
 
 
 def _games(results: RunResults, analysed: Analysed,
-           variant) -> list[GameResults] | None:
+           variant: Variant | None) -> list[GameResults] | None:
   return analysed(results).get(variant)
 
 
-def _setting(variant) -> str:
+def _setting(variant: Variant | None) -> str:
   return variant.label if variant is not None else ""
 
 
@@ -62,7 +65,7 @@ def _after(results: RunResults) -> str:
 
 
 def cost_measurement(results: RunResults, *, analysed: Analysed,
-                     variant) -> Measurement | None:
+                     variant: Variant | None) -> Measurement | None:
   """Each style's seat-averaged mb/h against Normal players (value: one
   case per style and game, within PAPER_COST_MBH)."""
   games = _games(results, analysed, variant)
@@ -106,8 +109,8 @@ def shift_measurement(games: list[GameResults], style: str, group: str,
   return Measurement(ours, cases, setting)
 
 
-def shift_measure(results: RunResults, *, analysed: Analysed, variant,
-                  style: str, group: str,
+def shift_measure(results: RunResults, *, analysed: Analysed,
+                  variant: Variant | None, style: str, group: str,
                   direction: int) -> Measurement | None:
   """:func:`shift_measurement` on ``variant``'s games."""
   games = _games(results, analysed, variant)
@@ -118,7 +121,7 @@ def shift_measure(results: RunResults, *, analysed: Analysed, variant,
 
 
 def loose_gain_measurement(results: RunResults, *, analysed: Analysed,
-                           variant) -> Measurement | None:
+                           variant: Variant | None) -> Measurement | None:
   """Three players: Loose-passive's seat-averaged mb/h against Normal
   players (value: the smallest over the games, for LOOSE_GAIN); None
   without a three-player game."""
@@ -136,7 +139,7 @@ def loose_gain_measurement(results: RunResults, *, analysed: Analysed,
 
 
 def visible_measurement(results: RunResults, *, analysed: Analysed,
-                        variant) -> Measurement | None:
+                        variant: Variant | None) -> Measurement | None:
   """Each style's largest first-decision shift from Normal and its price
   (value: one case per style and game, shift at least VISIBLE_SHIFT and
   price within PAPER_COST_MBH); None without such a case."""
@@ -161,7 +164,10 @@ def visible_measurement(results: RunResults, *, analysed: Analysed,
       f"{PAPER_COST_MBH:g} mb/h)", cases, _setting(variant))
 
 
-def _against_normal(results: RunResults, games: list[GameResults], variant):
+def _against_normal(results: RunResults, games: list[GameResults],
+                    variant: Variant | None
+                    ) -> Iterator[tuple[GameResults, pd.Series,
+                                        dict[str, pd.Series]]]:
   """Per game with Normal's final row: (game results, Normal's row,
   {style: its row}) of :func:`nash_conv_final`."""
   final = nash_conv_final(results.frame)
@@ -176,7 +182,7 @@ def _against_normal(results: RunResults, games: list[GameResults], variant):
 
 
 def convergence_measurement(results: RunResults, *, analysed: Analysed,
-                            variant) -> Measurement | None:
+                            variant: Variant | None) -> Measurement | None:
   """Each style's final NashConv against Normal's (value: one case per
   style and game, within CONVERGENCE_RATIO x)."""
   games = _games(results, analysed, variant)
@@ -199,7 +205,7 @@ def convergence_measurement(results: RunResults, *, analysed: Analysed,
 
 
 def speed_measurement(results: RunResults, *, analysed: Analysed,
-                      variant) -> Measurement | None:
+                      variant: Variant | None) -> Measurement | None:
   """Each style's solver seconds per iteration against Normal's (value:
   one case per style and timed game, within SPEED_RATIO x)."""
   games = _games(results, analysed, variant)

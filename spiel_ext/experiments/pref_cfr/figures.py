@@ -28,8 +28,7 @@ histogram of the final alpha per variant and ``tables/final_alpha``.
 
 The first variant's files have plain names, the others' a suffix naming
 the variant. The ``summarize_*`` functions take the experiment's variants
-(anything with ``name``, ``label``, ``slug``, ``algorithms``,
-``description`` and ``is_paper_setting``) and its settings duck-typed.
+and the run's settings.
 """
 
 from __future__ import annotations
@@ -41,17 +40,20 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis.claims import (Artefact, RunResults, figure,
-                                       table)
-from spiel_ext.analysis.pref_cfr import variant_frame, variants_run
-from spiel_ext.analysis.pref_cfr_kuhn import (PAPER_ALPHA, alpha_statistics,
-                                              final_alphas, final_values)
-from spiel_ext.analysis.pref_cfr_styles import (GameResults, costs_table,
-                                                distribution_table,
-                                                matrix_frame, move_group,
-                                                ordered, rounded)
+from spiel_ext.analysis.claims import Artefact, RunResults, figure, table
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.pref_cfr.measures_kuhn import (PAPER_ALPHA,
+                                                          alpha_statistics,
+                                                          final_alphas,
+                                                          final_values)
+from spiel_ext.experiments.pref_cfr.shared import (variant_frame,
+                                                   variants_run)
+from spiel_ext.experiments.pref_cfr.style_readouts import (
+    Analysed, GameResults, costs_table, distribution_table, matrix_frame,
+    move_group, ordered, rounded)
 from spiel_ext.results.figures import (histogram_figure, line_figure,
                                        stacked_bars_figure)
+from spiel_ext.results.report import Variant
 from spiel_ext.results.tables import write_table
 
 Written = tuple[list[Path], list[Path]]
@@ -61,8 +63,8 @@ Written = tuple[list[Path], list[Path]]
 FINAL_ALPHA = table("final_alpha")
 
 
-def summarize_alpha(frame: pd.DataFrame, settings, folder: Path, *,
-                    variants: Sequence) -> Written:
+def summarize_alpha(frame: pd.DataFrame, settings: Settings, folder: Path,
+                    *, variants: Sequence[Variant]) -> Written:
   """Fig. 3: NashConv and alpha of each variant run, the distribution of
   the final alpha, and :data:`FINAL_ALPHA`."""
   variants = variants_run(variants, settings)
@@ -94,17 +96,18 @@ def summarize_alpha(frame: pd.DataFrame, settings, folder: Path, *,
 
 
 # ---------------------------------------------- pref_cfr_kuhn_settings
-def _schedule_suffix(variant) -> str:
+def _schedule_suffix(variant: Variant) -> str:
   return "" if variant.is_paper_setting else "_alternating"
 
 
-def final_values_table(variant) -> Artefact:
+def final_values_table(variant: Variant) -> Artefact:
   """The table of ``variant``'s final NashConv and alpha."""
   return table(f"final_values{_schedule_suffix(variant)}")
 
 
-def summarize_settings(frame: pd.DataFrame, settings, folder: Path, *,
-                       variants: Sequence) -> Written:
+def summarize_settings(frame: pd.DataFrame, settings: Settings,
+                       folder: Path, *,
+                       variants: Sequence[Variant]) -> Written:
   """Fig. 4 per schedule: NashConv and alpha vs iterations and
   :func:`final_values_table`."""
   figures, tables = [], []
@@ -136,7 +139,8 @@ _COLORS = {"fold": "#3b6fb6", "call": "#3a9b48", "raise": "#d9473a",
            "all-in": "#5a0a0a"}
 
 
-def variant_suffix(variant, variants: Sequence) -> str:
+def variant_suffix(variant: Variant | None,
+                   variants: Sequence[Variant]) -> str:
   """"" for the first of ``variants`` and for None (a run of none of
   them), "_<slug>" for the others."""
   if variant is None or variant == variants[0]:
@@ -144,12 +148,14 @@ def variant_suffix(variant, variants: Sequence) -> str:
   return f"_{variant.slug}"
 
 
-def first_decision_table(variant, variants: Sequence) -> Artefact:
+def first_decision_table(variant: Variant | None,
+                         variants: Sequence[Variant]) -> Artefact:
   """The first-decision distributions of ``variant``'s styles."""
   return table(f"first_decision{variant_suffix(variant, variants)}")
 
 
-def style_costs_table(variant, variants: Sequence) -> Artefact:
+def style_costs_table(variant: Variant | None,
+                      variants: Sequence[Variant]) -> Artefact:
   """``variant``'s styles against Normal, NashConv and speed."""
   return table(f"style_costs{variant_suffix(variant, variants)}")
 
@@ -206,17 +212,24 @@ def _game_tables(result: GameResults, folder: Path, suffix: str,
   return tables
 
 
-def summarize_styles(frame: pd.DataFrame, settings, folder: Path, *,
-                     variants: Sequence,
-                     analysed: Callable[[RunResults], dict],
-                     names: Callable[[Sequence[str]], dict]) -> Written:
+def summarize_styles(frame: pd.DataFrame, settings: Settings,
+                     folder: Path, *, variants: Sequence[Variant],
+                     analysed: Analysed,
+                     names: Callable[[Sequence[str]],
+                                     dict[str, tuple[str, str]]]) -> Written:
   """Figures and tables of the run (see the module docstring).
 
   Args:
+    frame: the run's results.
+    settings: the settings it ran with.
+    folder: the run folder.
     variants: the experiment's variants, in order.
     analysed: the run's results -> {variant: [GameResults]} (see
-      :func:`spiel_ext.analysis.pref_cfr_styles.analyse`).
+      :func:`.style_readouts.analyse`).
     names: games -> {game: (display name, file name)}.
+
+  Returns:
+    (figures, tables) written.
   """
   analysed_variants = analysed(RunResults(frame, settings, Path(folder)))
   game_names = names(settings.games)
@@ -239,8 +252,8 @@ def summarize_styles(frame: pd.DataFrame, settings, folder: Path, *,
         caption="Action distribution at player 1's first decisions, "
         f"reach-weighted (%; Pref-CFR paper, Figs. 5-6{label})")
     for result in results:
-      figures += hands_figure(result, 
-          figure(f"hands_{result.slug}{suffix}").stem(folder))
+      figures += hands_figure(
+          result, figure(f"hands_{result.slug}{suffix}").stem(folder))
       tables += _game_tables(result, folder, suffix, label)
     tables += write_table(
         costs_table(results, frame, variant),
