@@ -741,7 +741,7 @@ def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
 
 
 def test_lead_counts_the_points_below_and_where_the_lead_starts():
-  from spiel_ext.analysis.vcfr import lead  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.comparisons import lead  # pylint: disable=g-import-not-at-top
   import pandas as pd  # pylint: disable=g-import-not-at-top
   iterations = [1, 2, 3, 4, 5]
   curves = pd.DataFrame({
@@ -814,7 +814,7 @@ def test_vcfr_information_experiment_compares_each_design_with_its_twin(
 def test_the_leduc5_claim_compares_with_the_papers_numbers():
   import pandas as pd  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
-  from spiel_ext.analysis.vcfr_paper_values import PAPER_LEDUC5  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.paper_values import PAPER_LEDUC5  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments.reporting import claim_rows  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments.vcfr.unknown_env import CLAIMS  # pylint: disable=g-import-not-at-top
   main_claims = functools.partial(claim_rows, CLAIMS, "vcfr_unknown_env")
@@ -841,7 +841,7 @@ def test_the_leduc5_claim_compares_with_the_papers_numbers():
 
 def test_paired_difference_is_over_environment_seeds():
   import pandas as pd  # pylint: disable=g-import-not-at-top
-  from spiel_ext.analysis.vcfr import paired_difference  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.comparisons import paired_difference  # pylint: disable=g-import-not-at-top
   games = [f"spiel_ext_unknown_env(game=kuhn_poker(),env_seed={seed})"
            for seed in range(3)]
   # log10 differences A - B per environment: -1, -2, -3 (mean -2, sample
@@ -868,7 +868,7 @@ def test_the_authors_logs_claim_reads_our_curves_at_their_rounds(tmp_path):
   from spiel_ext.experiments.vcfr.information import AUTHORS_LOGS  # pylint: disable=g-import-not-at-top
   authors_logs_claim = functools.partial(claim_rows, AUTHORS_LOGS,
                                          "vcfr_information")
-  from spiel_ext.results.vcfr_figures import authors_logs_figure  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.vcfr.figures import authors_logs_figure  # pylint: disable=g-import-not-at-top
   game = ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=4),"
           "env_seed=0)")
   finals = {"VCFR (exploration draw)": 0.2, "PSRLCFR": 0.1,

@@ -10,6 +10,14 @@ Games with Unknown Environments", 2023): learning in unknown environments.
 Each runs the paper setting (the paper's Algorithm 1 and the authors'
 baselines; where the text and the authors' code disagree, both readings)
 and labelled variants beside it; :mod:`.settings` says which is which.
+
+Everything of the paper is in this package: the learners' entries
+(:mod:`.algorithms`), the paper's and the authors' logged numbers
+(:mod:`.paper_values`), the paired comparisons over environments
+(:mod:`.comparisons`), the claims' measures (:mod:`.measures`) and
+declarations (:mod:`.claims`), the figures and tables (:mod:`.figures`)
+and the three experiments.
+
 Every paired comparison shows its noise floor: a learner against itself
 with another learner seed, over the same environments. The paper plots the
 logarithm of NashConv (the sum of both best-response gains, as the

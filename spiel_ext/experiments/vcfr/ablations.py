@@ -15,8 +15,8 @@ from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, TEXT,
                                                noise_floor, paired)
+from spiel_ext.experiments.vcfr.figures import summarize
 from spiel_ext.results.report import Variant
-from spiel_ext.results.vcfr_figures import summarize
 
 ABLATIONS = ("VDCFR", "Naive-DCFR", "Naive-DCFR (current)", "VFSP", "FSP",
              "VFSP (fitted-Q)", "FSP (fitted-Q)", "VDCFR (replicate)",

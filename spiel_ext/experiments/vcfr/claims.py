@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-
-from spiel_ext.analysis.vcfr_claims import ranking
 from spiel_ext.experiments.vcfr.algorithms import replicate_id
+from spiel_ext.experiments.vcfr.figures import FINAL
+from spiel_ext.experiments.vcfr.measures import ranking
 from spiel_ext.results.claims import ClaimSpec
 from spiel_ext.results.report import verdict_from
-from spiel_ext.results.vcfr_figures import FINAL
 
 PAPER = "VCFR (Qiu et al. 2023)"
 # Where the paper's text and the authors' code disagree, each reading runs

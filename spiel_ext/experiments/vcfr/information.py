@@ -13,14 +13,14 @@ from __future__ import annotations
 import functools
 
 from spiel_ext.analysis.claims import ClaimSpec
-from spiel_ext.analysis.vcfr_claims import authors_logs
-from spiel_ext.analysis.vcfr_paper_values import authors_logs_paper_value
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (NOISE_FLOOR, PAPER,
                                                noise_floor, paired)
+from spiel_ext.experiments.vcfr.figures import FINAL, summarize_information
+from spiel_ext.experiments.vcfr.measures import authors_logs
+from spiel_ext.experiments.vcfr.paper_values import authors_logs_paper_value
 from spiel_ext.results.report import Variant, verdict_from
-from spiel_ext.results.vcfr_figures import FINAL, summarize_information
 
 NETWORKS = ("VCFR-BNN", "VCFR-BNN (authors' KL)")
 NETWORK_ITERATIONS = 500

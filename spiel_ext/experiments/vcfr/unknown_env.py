@@ -13,14 +13,14 @@ from __future__ import annotations
 import functools
 
 from spiel_ext.analysis.claims import ClaimSpec
-from spiel_ext.analysis.vcfr_claims import leduc5
-from spiel_ext.analysis.vcfr_paper_values import leduc5_paper_value
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, PAPER, TEXT,
                                                noise_floor, paired)
+from spiel_ext.experiments.vcfr.figures import FINAL, summarize
+from spiel_ext.experiments.vcfr.measures import leduc5
+from spiel_ext.experiments.vcfr.paper_values import leduc5_paper_value
 from spiel_ext.results.report import PAPER_SETTING, Variant, verdict_from
-from spiel_ext.results.vcfr_figures import FINAL, summarize
 
 MAIN = ("VCFR", "PSRLCFR", "FSP", "FSP (fitted-Q)", "MCCFR-OS", "Naive-CFR",
         "Naive-CFR (current)", "Random", "VCFR (replicate)")

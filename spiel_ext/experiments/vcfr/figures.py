@@ -16,10 +16,12 @@ from typing import Sequence
 import pandas as pd
 
 from spiel_ext.analysis.claims import figure, table
-from spiel_ext.analysis.vcfr import final_table, with_environment
-from spiel_ext.analysis.vcfr_paper_values import (AUTHORS_LEDUC4_LOGS,
-                                                  AUTHORS_LEDUC4_ROUNDS,
-                                                  LEDUC4)
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.vcfr.comparisons import (final_table,
+                                                    with_environment)
+from spiel_ext.experiments.vcfr.paper_values import (AUTHORS_LEDUC4_LOGS,
+                                                     AUTHORS_LEDUC4_ROUNDS,
+                                                     LEDUC4)
 from spiel_ext.results.figures import (draw_lines, line_figure, save_figure,
                                       subplots)
 from spiel_ext.results.tables import write_table
@@ -29,7 +31,7 @@ NASH_CONV = figure("nash_conv_vs_episodes")
 AUTHORS_LOGS = figure("authors_logs_leduc4")
 
 
-def summarize(frame: pd.DataFrame, settings, folder: Path, *,
+def summarize(frame: pd.DataFrame, settings: Settings, folder: Path, *,
               order: Sequence[str]) -> tuple[list[Path], list[Path]]:
   """NashConv vs episodes (lines in ``order``) and the final table."""
   del settings
@@ -46,7 +48,8 @@ def summarize(frame: pd.DataFrame, settings, folder: Path, *,
   return figures, tables
 
 
-def summarize_information(frame: pd.DataFrame, settings, folder: Path, *,
+def summarize_information(frame: pd.DataFrame, settings: Settings,
+                          folder: Path, *,
                           order: Sequence[str]
                           ) -> tuple[list[Path], list[Path]]:
   """:func:`summarize`, and our Leduc(4) curves beside the authors' logs."""

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from spiel_ext.analysis.vcfr_paper_values import (AUTHORS_LEDUC4_LOGS,
-                                                  AUTHORS_LEDUC4_ROUNDS,
-                                                  LEDUC4)
+from spiel_ext.experiments.vcfr.paper_values import (AUTHORS_LEDUC4_LOGS,
+                                                     AUTHORS_LEDUC4_ROUNDS,
+                                                     LEDUC4)
 
 # "Clearly below": a paired difference below 0 by more than this many
 # standard errors; two runs are "level" within it.

@@ -3,8 +3,8 @@ and figures compare with (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual
 Regret Minimization with Information Gain to Solve Extensive Games with
 Unknown Environments", 2023).
 
-They live in the analysis layer because both the claims' measures and the
-figures (which may not import the experiment declarations) read them.
+The claims' measures (:mod:`.measures`), the comparisons
+(:mod:`.comparisons`) and the figures (:mod:`.figures`) read them.
 """
 
 from __future__ import annotations

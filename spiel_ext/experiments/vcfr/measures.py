@@ -16,14 +16,16 @@ import functools
 import numpy as np
 
 from spiel_ext.analysis.claims import Measure, Measurement, RunResults
-from spiel_ext.analysis.vcfr import (at_logged_rounds, clearly_below,
-                                     final_table, interval, lead, level,
-                                     mean_curves, noise_floor,
-                                     paired_difference)
-from spiel_ext.analysis.vcfr_paper_values import (AUTHORS_LEDUC4_LOGS,
-                                                  AUTHORS_VCFR, LEDUC5,
-                                                  PAPER_EPISODES,
-                                                  PAPER_LEDUC5, listing)
+from spiel_ext.experiments.vcfr.comparisons import (at_logged_rounds,
+                                                    clearly_below,
+                                                    final_table, interval,
+                                                    lead, level, mean_curves,
+                                                    noise_floor,
+                                                    paired_difference)
+from spiel_ext.experiments.vcfr.paper_values import (AUTHORS_LEDUC4_LOGS,
+                                                     AUTHORS_VCFR, LEDUC5,
+                                                     PAPER_EPISODES,
+                                                     PAPER_LEDUC5, listing)
 
 # "Reproduces" for a log10 value: within a factor 10^LEDUC5_CLOSE.
 LEDUC5_CLOSE = 0.1
