@@ -1,4 +1,5 @@
-"""A Bayesian neural network model of terminal rewards, and its information gain.
+"""A Bayesian neural network model of terminal rewards and its information
+gain.
 
 The environment model of Qiu, Wang, Ma, Wen, Zhang, "Combining
 Counterfactual Regret Minimization with Information Gain to Solve Extensive
@@ -9,7 +10,9 @@ the posterior over theta -- is the exploration bonus of VCFR. The bonus is
 VIME's (Houthooft, Chen, Duan, Schulman, De Turck, Abbeel, "VIME:
 Variational Information Maximizing Exploration", NeurIPS 2016): KL(q after
 || q before) for the variational posterior q, with VIME's second-order
-approximation of that KL.
+approximation of that KL; the network is trained by Bayes-by-backprop
+(Blundell, Cornebise, Kavukcuoglu, Wierstra, "Weight Uncertainty in Neural
+Networks", ICML 2015).
 
 This is the optional alternative to the exact conjugate model of
 :mod:`spiel_ext.algorithms.posterior` and it needs PyTorch, installed with
@@ -18,164 +21,11 @@ This is the optional alternative to the exact conjugate model of
 PyTorch; constructing :class:`BNNRewardModel` without it raises an
 ImportError naming the extra.
 
-The model
----------
-- Input: a ``features``-dimensional PCA of the one-hot encoding of the
-  terminals, as in the paper. The centred one-hot matrix (I - 11^T / T for
-  T terminals) has T - 1 equal singular values, so every k-dimensional
-  subspace orthogonal to the all-ones vector is a principal subspace and
-  the choice among them is arbitrary (LAPACK's is as well, and a full SVD
-  of the T x T matrix takes over a minute for Leduc(4)'s 5,643 terminals).
-  We take the principal subspace spanned by the centred columns of a seeded
-  Gaussian T x k matrix (numpy's thin SVD of that T x k matrix gives its
-  orthonormal basis U); the PCA scores of the terminals are then the rows of
-  U. Those rows have norm about sqrt(k / T) (0.03 for k = 6 on Leduc(4)):
-  the inputs are nearly constant, which the authors' code has too, so the
-  network mostly learns one shared win probability and separates terminals
-  only slowly. ``standardize=True`` (not the paper's) rescales each feature
-  to unit variance (the rows times sqrt(T)), a richer input at no cost.
-- Network: one hidden layer of ``hidden`` ReLUs and one output f(z).
-  Every weight and bias has a factorised Gaussian posterior q = N(mu,
-  sigma^2) with sigma = softplus(rho), and the prior N(0, prior_sigma^2).
-  q starts at mu ~ N(0, 0.1^2), sigma = prior_sigma / 2 (``init="ours"``,
-  the default): starting at the prior's sigma learns very slowly at lr
-  0.005, and starting much narrower than the prior makes the gain grow as
-  data arrives (the KL term first widens q). ``init="authors"`` starts as
-  the authors' code: mu ~ N(0, 1), sigma = prior_sigma.
-- Likelihood: ``likelihood="bernoulli"`` (the default, the paper's): f is
-  the logit of P(player 0 wins at z) and a recorded reward is a win (> 0)
-  or a loss. ``likelihood="gaussian"`` (the authors' code): f is the mean
-  of a real-valued reward r ~ N(f(z), ``likelihood_sigma``^2), for
-  :meth:`BNNRewardModel.train_on_targets` and
-  :meth:`BNNRewardModel.sampled_target_information_gain` (section "The
-  authors' KL"); :meth:`BNNRewardModel.observe` then records the reward
-  itself. The win probability and :meth:`BNNRewardModel.information_gain`
-  are the Bernoulli model's only.
-- Training: Bayes-by-backprop (Blundell, Cornebise, Kavukcuoglu, Wierstra,
-  "Weight Uncertainty in Neural Networks", ICML 2015). Each step draws a
-  minibatch of ``batch_size`` recorded outcomes (with replacement, indices
-  from a numpy Generator seeded with ``seed``) and minimises the negative
-  ELBO per datum, -mean log-likelihood under one reparameterised weight
-  sample + KL(q || prior) / (number of outcomes recorded), with Adam
-  (``learning_rate``). The weight noise comes from a torch Generator seeded
-  with ``seed`` (torch's global generator is left alone).
-- Information gain (:meth:`BNNRewardModel.information_gain`): for each
-  terminal z, the expected KL(q' || q) where q' is q after one update on a
-  hypothetical outcome y at z, y ~ Bernoulli(predictive P(win at z)). As in
-  VIME, the update is one step of size lambda (``kl_step_size``, default 1:
-  the full Newton step) preconditioned by the diagonal Hessian H of
-  KL(q' || q) at q' = q, and KL ~ 0.5 lambda^2 g^T H^-1 g with g the
-  gradient of the log-likelihood of (z, y) with respect to (mu, rho). For
-  the factorised Gaussian, H_mu = 1 / sigma^2 and H_rho = 2 sigmoid(rho)^2 /
-  sigma^2 (VIME's eq. 16-17). With theta = mu + sigma eps and f the logit,
-  g_mu = (y - s(f)) df/dtheta and g_rho = g_mu eps sigmoid(rho), so
-  g^T H^-1 g = (y - s(f))^2 sum_theta (df/dtheta)^2 sigma^2 (1 + eps^2 / 2).
-  The per-terminal gradients df/dtheta come from ``torch.func`` (vmap of
-  grad) in one vectorised pass over all terminals, for each of a fixed set
-  of ``noise_samples`` weight draws eps, drawn once at construction (so the
-  gain is a deterministic function of q); the estimate is averaged over
-  them. The expectation over y is p (1 - s)^2 + (1 - p) s^2 times the
-  quadratic form, with p the predictive P(win) (the mean of s over the same
-  draws). (``kl_noise`` concerns the authors' KL only, next sections.)
-
-What differs from the authors' code
------------------------------------
-The defaults follow the paper's text (hidden layer 32, Adam lr 0.005, batch
-500); the authors' shipped code uses hidden 64, lr 0.01, batch 1000 (and
-eta 0.01 for the bonus weight, which belongs to the learner, not to this
-model): pass ``hidden=64, learning_rate=0.01, batch_size=1000`` for those.
-:meth:`BNNRewardModel.information_gain` is the paper's reading: the network
-is trained on the outcomes actually observed and the gain is the expected
-KL of an update on a hypothetical outcome. The authors' code instead trains
-on posterior-sampled rewards and takes the KL of an update on that sampled
-reward; :meth:`BNNRewardModel.sampled_target_information_gain` and
-:meth:`BNNRewardModel.train_on_targets` reproduce it (next section). Both
-use VIME's closed-form second-order approximation, vectorised over
-terminals (well under a second on Leduc(4)). Everything is seeded, so runs
-are reproducible.
-
-The authors' KL
----------------
-The authors' code (its ``vime.py`` and ``bnn.py``) does, each iteration,
-with t_z the second player's reward at terminal z in that iteration's
-posterior draw (a real number in [-1, 1]; vime.py:62-69):
-
-1. KL (vime.py:170-195, bnn.py:352-369 and 388-433): for each terminal z,
-   the gradient g of the loss of that one sample, -log N(t_z; f(x_z),
-   5^2), with respect to (mu, rho) at the current q. f is the network's
-   real-valued output (an identity output layer) and the likelihood is
-   Gaussian with the fixed standard deviation ``likelihood_sd = 5``
-   (bnn.py:232, 317-321, 364-365); the loss is averaged over their
-   ``n_samples = 10`` noise draws (bnn.py:228). Then KL_z = lambda^2
-   sum_params (g_mu^2 / H_mu + g_rho^2 / H_rho) with lambda = 0.01,
-   H_mu = 1 / sigma^2 and H_rho = 2 e^{2 rho} / (1 + e^rho)^2 /
-   softplus(rho)^2 = 2 sigmoid(rho)^2 / sigma^2, VIME's eq. 16-17. There is
-   no factor 1/2: the value is twice VIME's 0.5 lambda^2 g^T H^-1 g, a
-   constant factor that the normalisation below removes. Their loss also
-   carries KL(q' || q), which at q' = q is zero with a zero gradient.
-2. Normalisation (vime.py:104-109): each KL is divided by the mean of the
-   medians of the last 10 iterations' KLs, and eta times that is added to
-   the sampled rewards (vime.py:127-130).
-3. Training (vime.py:133-140, bnn.py:333-350 and 374-378): one pass over
-   all terminals, shuffled, in minibatches of 1000, on (x_z, t_z) for
-   every z, each minibatch one Adam step (lr 0.0001 * 50 * 2 = 0.01,
-   vime.py:32-39, hidden layer 64) on Bayes-by-backprop's KL(q || prior) /
-   5 - sum_minibatch log N(t_z; f(x_z), 5^2), averaged over 10 draws.
-4. On the first call (the ``inited`` flag, vime.py:31, 53, 155) nothing
-   happens: no KL and no training.
-
-Steps 1 and 3 are this model's, with ``likelihood="gaussian"``
-(``likelihood_sigma`` 5 by default, the authors' likelihood_sd): step 1 is
-:meth:`~BNNRewardModel.sampled_target_information_gain` with
-``kl_step_size=0.01``, which returns the raw KLs; step 3 is
-:meth:`~BNNRewardModel.train_on_targets`. Steps 2 and 4 are the learner's.
-With ``hidden=64, learning_rate=0.01, batch_size=1000, kl_step_size=0.01,
-noise_samples=10, kl_noise="fresh", init="authors", prior_sigma=0.5`` (the
-options of :class:`~spiel_ext.algorithms.exploration.InformationBonus`'s
-"bnn_sampled") these are the same as theirs: the inputs (vime.py:30: the
-PCA of the one-hot terminal codes, 6 dimensions), the network and its
-sizes, the likelihood, the prior N(0, 0.5^2) and initial q (mu ~ N(0, 1),
-sigma = 0.5; bnn.py:46-71, 229), the optimiser and its step, the KL's
-formula and step size, and its 10 fresh noise draws per terminal on every
-call. What still differs:
-
-- How the fresh draws enter. ``kl_noise="fresh"`` draws every weight
-  anew, theta = mu + sigma eps, 10 times per terminal; the authors' forward
-  pass uses the local reparameterisation trick (Kingma, Salimans, Welling,
-  "Variational Dropout and the Local Reparameterization Trick", NeurIPS
-  2015; bnn.py:114-138): Gaussian noise on each layer's pre-activations,
-  one draw per unit, 10 draws per terminal (each terminal is its own
-  minibatch of one, vime.py:61, 164-178). For one input both give each
-  draw's output the same distribution and both average unbiased estimates
-  of the same gradient of E_q[-log p(t_z | theta)], but the estimators
-  differ (the rho gradients most: the first layer's d a_j / d rho_ij is
-  x_i eps_ij sigmoid(rho_ij), one eps per weight, against x_i^2 sigma_ij
-  sigmoid(rho_ij) eps_j / sd_j, one eps per unit, sd_j the pre-activation's
-  standard deviation), hence so does their Monte Carlo variance; and the
-  square of the average exceeds the square of the gradient by that
-  variance. That noise is most of the spread of the authors' KLs over
-  terminals. On Leduc(4) (env_seed 0) after 50 iterations on uniform
-  targets in [-1, 1], KL / median has a coefficient of variation of 0.91
-  with these options (min 0.05, max 10.4), 0.98 with the local
-  reparameterisation in place of the weight draws (min 0.02, max 11.0; a
-  measurement, not an option of this model), and 0.17 with
-  ``kl_noise="fixed"`` (the model's fixed draws, the same for every
-  terminal: a deterministic KL without independent noise between
-  terminals); the authors' own run measured 0.93 (min 0.012, max 16.5).
-  The posterior mean weights (no noise) would not do: the gradient with
-  respect to rho is then zero, and half of the KL with it.
-- Their KL is clamped to [0, 1000] (vime.py:180); ours is nonnegative by
-  construction and not clamped.
-- Training: one reparameterised weight draw per minibatch (theirs: 10
-  draws of activation noise, each shared by the minibatch's rows,
-  bnn.py:133), and the loss per terminal is the mean negative
-  log-likelihood + KL(q || prior) / (number of terminals); theirs is the
-  minibatch's sum + KL / 5, i.e. KL / (5 x 1000) per terminal on full
-  minibatches, the same weight when there are 5,000 terminals (Adam is
-  insensitive to the loss's overall scale).
-- The defaults: ``init="ours"`` (mu ~ N(0, 0.1^2), sigma = prior_sigma /
-  2), ``prior_sigma=1``, ``kl_noise="fixed"`` and ``noise_samples=16``;
-  the options above make them theirs.
+The model (its inputs, network, likelihoods, training and information
+gain), the authors' KL (:meth:`BNNRewardModel.sampled_target_information_gain`
+and :meth:`BNNRewardModel.train_on_targets`) and what differs from the
+authors' code are described in the user guide's page "The network's
+information gain".
 """
 
 from __future__ import annotations

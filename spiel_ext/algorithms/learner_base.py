@@ -1,0 +1,239 @@
+"""What every learner in an unknown environment shares.
+
+:class:`EpisodeLearner` holds the environment
+(:class:`~spiel_ext.games.unknown_env.learner.Environment`), its seeded
+generator, the episode count and the policies on the true game; the solver
+contract (config, progress, state dict, pickling) it inherits from
+:class:`~spiel_ext.algorithms.contract.Contract`. The learners themselves
+are in :mod:`spiel_ext.algorithms.learners`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from spiel_ext.algorithms.checks import check_seed
+from spiel_ext.algorithms.contract import Contract, SolverConfig, set_field
+from spiel_ext.engine import compile_game, load_game
+from spiel_ext.games.unknown_env import Environment
+from spiel_ext.policy import TabularPolicy, to_tabular_policy
+
+BASES = ("cfr", "dcfr")
+_ENVIRONMENT_GAME = "spiel_ext_unknown_env"
+
+# Bounds of the learners' numeric arguments (each checked at construction):
+#
+# epsilon (outcome sampling): a regret increment is divided by the product
+#   of the probabilities of the player's sampled actions. Each is at least
+#   epsilon / |A|, so with epsilon >= 1e-6 and |A| <= 10 the increment grows
+#   by at most 1e7 per own decision: finite, even summed over 10^9
+#   iterations, for episodes of up to 40 own decisions (Leduc has 4). Below
+#   that the only bound is 1 / sigma, which regret matching can make
+#   arbitrarily small.
+MIN_OUTCOME_SAMPLING_EPSILON = 1e-6
+# buffer_size (FSP): the replay buffer is allocated at once, 32 bytes per
+#   transition: 2**22 transitions take 128 MiB.
+MAX_BUFFER_SIZE = 2**22
+# batch_size (FSP): transitions replayed, one by one, after every episode.
+MAX_BATCH_SIZE = 2**16
+
+
+def environment_of(game: pyspiel.Game | str):
+  """The learner's :class:`Environment` of a true-game string.
+
+  Args:
+    game: ``spiel_ext_unknown_env(game=...,env_seed=...)``, a pyspiel game
+      or its string.
+
+  Returns:
+    A new :class:`~spiel_ext.games.unknown_env.learner.Environment` of
+    that base game, ``env_seed`` and chance model (no episodes played).
+
+  Raises:
+    ValueError: ``game`` is not ``spiel_ext_unknown_env(...)``.
+  """
+  loaded = load_game(game if isinstance(game, pyspiel.Game) else str(game))
+  if loaded.get_type().short_name != _ENVIRONMENT_GAME:
+    raise ValueError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="
+                     f"...); got {loaded}.")
+  parameters = loaded.get_parameters()
+  base = parameters["game"]
+  base_string = str(pyspiel.load_game(base["name"], {
+      key: value for key, value in base.items() if key != "name"}))
+  extra = {key: parameters[key] for key in ("chance",) if key in parameters}
+  return Environment(base_string, int(parameters["env_seed"]), **extra)
+
+
+def checked_array(state: dict[str, Any], name: str, like: np.ndarray,
+                   owner: str) -> np.ndarray:
+  """``state[name]`` as a fresh array of ``like``'s shape and dtype.
+
+  Args:
+    state: a learner's state dict.
+    name: the array's key.
+    like: the array it replaces.
+    owner: the class name errors start with.
+
+  Returns:
+    A new array of ``like``'s dtype.
+
+  Raises:
+    ValueError: an array of another shape or not numeric.
+  """
+  value = np.asarray(state[name])
+  if value.shape != like.shape or value.dtype.kind not in "biuf":
+    raise ValueError(f"{owner} checkpoint array {name} has shape "
+                     f"{value.shape} and dtype {value.dtype}, not "
+                     f"{like.shape} and {like.dtype}.")
+  return value.astype(like.dtype, copy=True)
+
+
+class EpisodeLearner(Contract):
+  """What every learner shares: the environment, its seeded generator, the
+  episode count, the policies on the true game and the solver contract
+  (config, progress, state dict, pickling).
+
+  Args:
+    game: the true game, ``spiel_ext_unknown_env(game=...,env_seed=...)``
+      (a pyspiel game or its string); only its rules are used.
+    config: the class's ``Config`` (None: its defaults).
+    **shortcuts: the ``Config``'s fields as keywords, replacing
+      ``config``'s (``seed=3``).
+
+  Raises:
+    TypeError: ``game`` is not a string or pyspiel game, ``config`` not
+      the class's ``Config``, or a keyword names none of its fields.
+    ValueError: a bad hyperparameter (naming it), or a game that is not
+      an unknown environment.
+
+  Attributes:
+    config: the hyperparameters (``type(learner).Config``).
+    rules: the base game's tree (shape, infosets, legal actions only).
+    episodes: episodes played so far.
+  """
+
+  @dataclasses.dataclass(frozen=True, eq=False)
+  class Config(SolverConfig):
+    """The hyperparameters every learner has.
+
+    Attributes:
+      seed: an int in 0..2**63 - 1 (default 0) or None: every random
+        choice of the learner.
+    """
+    seed: int | None = 0
+
+    def __post_init__(self) -> None:
+      set_field(self, "seed", check_seed(self.seed))
+      # A config that also extends BonusConfig checks its fields next.
+      super().__post_init__()
+
+  _CLASS_KEY = "learner"
+  _FREE_FIELDS = ()  # The seed also seeds parts the state does not hold.
+
+  def __init__(self, game: pyspiel.Game | str, config: Any = None,
+               **shortcuts):
+    self._config = self._resolve(config, shortcuts)
+    if not isinstance(game, (str, pyspiel.Game)):
+      raise TypeError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="
+                      f"...) as a string or pyspiel game; got "
+                      f"{type(game).__name__}.")
+    self._game = str(game)
+    self._rng = np.random.default_rng(self._config.seed)
+    self._iteration = 0
+    self._environment = environment_of(self._game)
+    self._true_tree = compile_game(self._game)
+    self.rules = self._environment.rules
+    self._true_rows = np.array([self._true_tree.key_to_infoset[key]
+                                for key in self.rules.infoset_keys])
+    self._build()
+
+  def _build(self) -> None:
+    """A subclass's own parts, built after the environment and rules."""
+
+  # ------------------------------------------------------------ contract
+  @property
+  def episodes(self) -> int:
+    """The number of episodes played so far."""
+    return self._environment.episodes
+
+  def _episodes(self) -> int:
+    """Episodes played (in :meth:`progress`)."""
+    return self.episodes
+
+  def _game_string(self) -> str:
+    """The true game's string."""
+    return self._game
+
+  def evaluate_and_update_policy(self) -> None:
+    """Runs one iteration: the learner's episodes and updates (each class
+    says which)."""
+    raise NotImplementedError
+
+  def average_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: ``cumulative_policy`` normalised per
+    infoset (uniform where nothing was accumulated yet).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
+    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+      average = self.cumulative_policy / totals
+    return np.where(totals > 0, average, self.rules.uniform_policy())
+
+  def current_strategy(self) -> np.ndarray:
+    """[rules infosets, actions]: the strategy the learner plays now (each
+    class says which).
+
+    Returns:
+      A new [rules infosets, actions] array.
+    """
+    raise NotImplementedError
+
+  def _own_steps(self, path, player: int) -> list[tuple[int, int]]:
+    """(infoset row, action) of each of ``player``'s decisions along an
+    episode's path of histories."""
+    rules = self.rules
+    return [(int(rules.infoset[history]), int(rules.action[child]))
+            for history, child in zip(path[:-1], path[1:])
+            if rules.node_player[history] == player]
+
+  def _true_policy(self, strategy: np.ndarray) -> TabularPolicy:
+    """A [rules infosets, actions] strategy as a fresh TabularPolicy of the
+    true game."""
+    true_strategy = np.zeros(self._true_tree.infoset_legal.shape)
+    true_strategy[self._true_rows] = strategy
+    return to_tabular_policy(self._true_tree, true_strategy)
+
+  def average_policy(self) -> TabularPolicy:
+    """The average strategy as a fresh TabularPolicy of the true game.
+
+    Returns:
+      A new :class:`spiel_ext.policy.TabularPolicy` of the true game.
+    """
+    return self._true_policy(self.average_strategy())
+
+  def current_policy(self) -> TabularPolicy:
+    """:meth:`current_strategy` as a fresh TabularPolicy of the true game
+    (a new object on every call, unlike a full-width solver's).
+
+    Returns:
+      A new :class:`spiel_ext.policy.TabularPolicy` of the true game.
+    """
+    return self._true_policy(self.current_strategy())
+
+  # ----------------------------------------------------------- checkpoint
+  def _save_state(self, state: dict[str, Any]) -> None:
+    """Adds the episode count; a subclass adds its parts (see the module
+    docstring)."""
+    state["episodes"] = self.episodes
+
+  def _load_state(self, state: dict[str, Any]) -> None:
+    """Restores the episode count; a subclass restores its parts (those
+    loaded before a misfit stay loaded: the learner should then be
+    discarded)."""
+    self._environment.episodes = int(state["episodes"])
