@@ -77,10 +77,10 @@ class Form:
   tuples as lists and mappings as dicts, and refuses anything else.
 
   Attributes:
-    mappings: the mapping class the form walks into.
+    mapping_types: the mapping classes the form walks into.
   """
 
-  mappings: type = Mapping
+  mapping_types: tuple[type, ...] = (Mapping,)
 
   def leaf(self, value: Any, where: str) -> Any:
     """``value`` written, or ``_WALK`` to walk into it.
@@ -166,7 +166,7 @@ def encode(value: Any, form: Form, where: str = "value") -> Any:
   if isinstance(value, (list, tuple)):
     return form.sequence([walk(item, f"{where}[{index}]")
                           for index, item in enumerate(value)], value)
-  if isinstance(value, form.mappings):
+  if isinstance(value, form.mapping_types):
     return form.mapping(value, where, walk)
   return form.other(value, where, walk)
 
@@ -261,7 +261,7 @@ class _DocumentForm(Form):
     arrays: {name: array}, filled as the walk meets arrays.
   """
 
-  mappings = dict
+  mapping_types = (dict,)
 
   def __init__(self, arrays: dict[str, np.ndarray]):
     self.arrays = arrays
