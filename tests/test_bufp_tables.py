@@ -8,12 +8,13 @@ from open_spiel.python.algorithms import expected_game_score
 
 import spiel_ext  # pylint: disable=unused-import
 from spiel_ext.algorithms import FirstDecisions
-from spiel_ext.analysis.bufp_paper_values import (PAPER_TABLE_1, PAPER_TABLE_2,
-                                                  RLCARD_LEDUC_5)
-from spiel_ext.analysis.bufp_tables import (deviation_percentages,
-                                            head_to_head_cells)
 from spiel_ext.engine import compile_game
 from spiel_ext.eval.forced import force_actions
+from spiel_ext.experiments.bufp.head_to_head import (deviation_percentages,
+                                                     head_to_head_cells)
+from spiel_ext.experiments.bufp.paper_values import (PAPER_TABLE_1,
+                                                     PAPER_TABLE_2,
+                                                     RLCARD_LEDUC_5)
 from spiel_ext.policy import to_tabular_policy
 
 

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import functools
 
-from spiel_ext.analysis import bufp_convergence as measures
-from spiel_ext.analysis.bufp_paper_values import PAPER
+from spiel_ext.experiments.bufp import measures_convergence as measures
 from spiel_ext.experiments.bufp import settings
 from spiel_ext.experiments.bufp.algorithms import (BUFP_X_FIRST_STEP,
                                                    XFP_FIRST_STEP)
+from spiel_ext.experiments.bufp.figures import (FIG1, FIG2, FINAL_VALUES,
+                                                summarize_convergence)
+from spiel_ext.experiments.bufp.paper_values import PAPER
 from spiel_ext.experiments.spec import Experiment, Scale
-from spiel_ext.results.bufp_figures import (FIG1, FIG2, FINAL_VALUES,
-                                            summarize_convergence)
 from spiel_ext.results.claims import ClaimSpec
 from spiel_ext.results.labels import game_label
 from spiel_ext.results.report import verdict_from

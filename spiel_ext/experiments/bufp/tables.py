@@ -13,24 +13,25 @@ from __future__ import annotations
 
 import functools
 
-from spiel_ext.analysis import bufp_table_claims as measures
-from spiel_ext.analysis.bufp_convergence import not_run
-from spiel_ext.analysis.bufp_paper_values import (
+from spiel_ext.analysis.poker_units import big_blind, chips_from_mbh
+from spiel_ext.experiments.bufp import measures_tables as measures
+from spiel_ext.experiments.bufp import settings
+from spiel_ext.experiments.bufp.figures import (summarize_tables,
+                                                table_artefacts)
+from spiel_ext.experiments.bufp.head_to_head import FINAL, MATCHED
+from spiel_ext.experiments.bufp.measures_convergence import not_run
+from spiel_ext.experiments.bufp.paper_values import (
     PAPER, PAPER_EXPLOITABILITY_MBH, PAPER_PERCENTAGES, PAPER_PERCENTAGES_TEXT,
     PAPER_TABLE_1, PAPER_TABLE_2, PERCENTAGE_NOTES, RLCARD_LEDUC_5,
     RLCARD_LEDUC_5_NO_FOLD)
-from spiel_ext.analysis.bufp_tables import FINAL, MATCHED
-from spiel_ext.analysis.poker_units import big_blind, chips_from_mbh
-from spiel_ext.experiments.bufp import settings
-from spiel_ext.experiments.spec import Experiment, Scale, load_snapshots
-from spiel_ext.results.bufp_figures import summarize_tables, table_artefacts
+from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
 from spiel_ext.results.report import verdict_from
 
 _GAMES = (RLCARD_LEDUC_5, RLCARD_LEDUC_5_NO_FOLD)
 _BLIND = big_blind(RLCARD_LEDUC_5)
 _CFR_VS_CFR = PAPER_TABLE_1["CFR", "CFR"]
-_ON = dict(variants=settings.TABLE_VARIANTS, load=load_snapshots)
+_ON = dict(variants=settings.TABLE_VARIANTS)
 
 
 def _matched_snapshots():
@@ -109,7 +110,7 @@ BUFP_TABLES = Experiment(
     metrics=("exploitability", "nash_conv"),
     summarize=functools.partial(
         summarize_tables, order=settings.TABLE_ALGORITHMS,
-        variants=settings.TABLE_VARIANTS, load=load_snapshots),
+        variants=settings.TABLE_VARIANTS),
     cost="quick: about 2 minutes; paper (2 rule sets, 3 seeds, 100,000 "
          "iterations, random-start CFR capped at 20,000): about 35 minutes "
          "with --workers=1",

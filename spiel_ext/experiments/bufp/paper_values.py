@@ -3,9 +3,7 @@ Ju, Zhemei Fang, Yunfeng Luo, "Beyond Nash Equilibrium: Achieving Bayesian
 Perfect Equilibrium with Belief Update Fictitious Play", DDCLS 2024,
 arXiv:2409.02706).
 
-They live in the analysis layer because the claims' measures, the figures
-(which may not import the experiment declarations) and the declarations
-all read them.
+The claims' measures, the figures and the declarations all read them.
 """
 
 from __future__ import annotations

@@ -11,19 +11,21 @@ cite them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import pandas as pd
 
-from spiel_ext.analysis import bufp_tables as tables_analysis
-from spiel_ext.analysis.bufp_convergence import final_values
-from spiel_ext.analysis.bufp_paper_values import (PAPER_EXPLOITABILITY_MBH,
-                                                  PAPER_PERCENTAGES_TEXT,
-                                                  RLCARD_LEDUC_5, ROLES)
 from spiel_ext.analysis.claims import Artefact, figure, table
 from spiel_ext.analysis.poker_units import big_blind, chips_from_mbh
+from spiel_ext.experiments.bufp import head_to_head as tables_analysis
+from spiel_ext.experiments.bufp.measures_convergence import final_values
+from spiel_ext.experiments.bufp.paper_values import (PAPER_EXPLOITABILITY_MBH,
+                                                     PAPER_PERCENTAGES_TEXT,
+                                                     RLCARD_LEDUC_5, ROLES)
+from spiel_ext.experiments.declaration import Settings
 from spiel_ext.results.figures import line_figure
 from spiel_ext.results.labels import game_label
+from spiel_ext.results.report import Variant
 from spiel_ext.results.tables import write_table
 
 FIG1 = figure("fig1_nash_conv")
@@ -32,7 +34,8 @@ FINAL_VALUES = table("final_values")
 EXPLOITABILITY = figure("exploitability")
 
 
-def summarize_convergence(frame: pd.DataFrame, settings, folder: Path, *,
+def summarize_convergence(frame: pd.DataFrame, settings: Settings,
+                          folder: Path, *,
                           order: Sequence[str], dashed: Sequence[str],
                           dashed_prefix: str
                           ) -> tuple[list[Path], list[Path]]:
@@ -73,13 +76,12 @@ def table_artefacts(position: int, game_index: int, snapshot: str
           table(f"recovered_{suffix}"))
 
 
-def summarize_tables(frame: pd.DataFrame, settings, folder: Path, *,
-                     order: Sequence[str], variants: Sequence[Any],
-                     load: tables_analysis.Loader
+def summarize_tables(frame: pd.DataFrame, settings: Settings, folder: Path,
+                     *, order: Sequence[str], variants: Sequence[Variant]
                      ) -> tuple[list[Path], list[Path]]:
   """The exploitability figure (lines in ``order``, the paper's values as
   references) and, for every variant run, rule set and snapshot, Tables
-  1-2 and the percentages (strategies read with ``load``)."""
+  1-2 and the percentages (strategies read from the run's snapshots)."""
   blind = big_blind(RLCARD_LEDUC_5)
   figures = line_figure(
       frame, "exploitability", EXPLOITABILITY.stem(folder),
@@ -94,7 +96,7 @@ def summarize_tables(frame: pd.DataFrame, settings, folder: Path, *,
     for game_index, game in enumerate(settings.games):
       for snapshot, label in tables_analysis.snapshot_labels(settings):
         cells = tables_analysis.table_cells(settings, folder, snapshot, game,
-                                            variant, load)
+                                            variant)
         if cells is None:
           continue
         table1, table2 = cells

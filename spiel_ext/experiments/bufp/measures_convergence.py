@@ -5,19 +5,20 @@ Achieving Bayesian Perfect Equilibrium with Belief Update Fictitious
 Play", 2024).
 
 Measures take the run (:class:`RunResults`) and, as keywords, what their
-declaration binds: a variant (``.algorithms``: the CFR first, then
-BUFP(EF) and BUFP(X) among the rest; ``.label``) and ``label``, the
-function that names a game in the report's text.
+declaration binds: a variant (its algorithms: the CFR first, then
+BUFP(EF) and BUFP(X) among the rest) and ``label``, the function that
+names a game in the report's text.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from spiel_ext.analysis.claims import Measurement, RunResults
+from spiel_ext.results.report import Variant
 
 GameLabel = Callable[[str], str]
 
@@ -28,7 +29,7 @@ EARLY_PART = 10
 MOST_POINTS = 0.5
 
 
-def not_run(value: Any) -> str:
+def not_run(value: object) -> str:
   """The verdict of a row that says why nothing was judged."""
   del value
   return "not run"
@@ -90,7 +91,8 @@ def stays_below(frame: pd.DataFrame, game: str, metric: str, better: str,
   return start(mean_below), start(band_below), int(shared[-1])
 
 
-def lead_text(result, better: str, worse: str) -> str:
+def lead_text(result: tuple[int | None, int | None, int], better: str,
+              worse: str) -> str:
   """:func:`stays_below`'s result in words."""
   mean_from, band_from, last = result
   if mean_from is None:
@@ -108,11 +110,11 @@ def relative_spread(frame: pd.DataFrame, game: str,
   return (bands.high - bands.low) / bands["mean"]
 
 
-def _ran(frame: pd.DataFrame, variant) -> bool:
+def _ran(frame: pd.DataFrame, variant: Variant) -> bool:
   return set(variant.algorithms) <= set(frame.algorithm)
 
 
-def _roles(variant) -> tuple[str, str, str]:
+def _roles(variant: Variant) -> tuple[str, str, str]:
   """The variant's CFR, BUFP(EF) and BUFP(X)."""
   ef, x = (name for name in variant.algorithms if name.startswith("BUFP"))
   return variant.algorithms[0], ef, x
@@ -127,7 +129,7 @@ def _runs(results: RunResults) -> str:
   return f"{results.settings.seeds} runs, {horizon:,} it."
 
 
-def no_variant(results: RunResults, *, variants: Sequence[Any]
+def no_variant(results: RunResults, *, variants: Sequence[Variant]
                ) -> Measurement | None:
   """A "not run" row when no variant's algorithms all ran."""
   if any(_ran(results.frame, variant) for variant in variants):
@@ -135,7 +137,7 @@ def no_variant(results: RunResults, *, variants: Sequence[Any]
   return Measurement("no variant's algorithms all ran")
 
 
-def faster_nash_conv(results: RunResults, *, variant,
+def faster_nash_conv(results: RunResults, *, variant: Variant,
                      label: GameLabel) -> Measurement | None:
   """Fig. 1: per game, whether BUFP(X)'s mean NashConv stays below CFR's
   and BUFP(EF)'s from the first 1/EARLY_PART of the run on."""
@@ -156,7 +158,7 @@ def faster_nash_conv(results: RunResults, *, variant,
                      " | ".join(texts), holds, variant.label)
 
 
-def lowest_gap(results: RunResults, *, variant,
+def lowest_gap(results: RunResults, *, variant: Variant,
                label: GameLabel) -> Measurement | None:
   """Fig. 2: per game, whether BUFP(EF)'s mean perfect-Bayesian gap ends
   below BUFP(X)'s and CFR's (and from when)."""
@@ -175,7 +177,7 @@ def lowest_gap(results: RunResults, *, variant,
                      " | ".join(texts), holds, variant.label)
 
 
-def wider_spread(results: RunResults, *, variant,
+def wider_spread(results: RunResults, *, variant: Variant,
                  label: GameLabel) -> Measurement | None:
   """Fig. 1: per game, whether BUFP(EF)'s relative NashConv band is wider
   than BUFP(X)'s at more than MOST_POINTS of the evaluation points."""
@@ -197,7 +199,7 @@ def wider_spread(results: RunResults, *, variant,
 
 
 def bufp_x_vs_xfp(results: RunResults, *, bufp_x: str, xfp: str, same: bool,
-                  setting: str, variants: Sequence[Any],
+                  setting: str, variants: Sequence[Variant],
                   label: GameLabel) -> Measurement | None:
   """Ours: per game, the largest |NashConv difference| between ``bufp_x``
   and ``xfp`` over seeds and iterations; the value: whether each is zero

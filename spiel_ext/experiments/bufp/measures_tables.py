@@ -4,27 +4,28 @@ Equilibrium with Belief Update Fictitious Play", 2024) and the rules that
 judge them.
 
 Each measure takes the run (:class:`RunResults`) and, as keywords, what
-its declaration binds: the table variants (``.algorithms`` naming the
-algorithm of each role, ``.label``), the snapshot loader (see
-:mod:`spiel_ext.analysis.bufp_tables`) and the row's statement, a template
-whose ``{case}`` the measure fills in (iterations and rules).
+its declaration binds: the table variants (their algorithms name the
+algorithm of each role) and the row's statement, a template whose
+``{case}`` the measure fills in (iterations and rules); strategies are
+read from the run's snapshots (:mod:`.head_to_head`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from spiel_ext.analysis.bufp_paper_values import (MEAN, PAPER_PERCENTAGES,
-                                                  RECOVERED, SECURED)
-from spiel_ext.analysis.bufp_tables import (FINAL, MATCHED, Loader,
-                                            deviation_percentages,
-                                            pair_percentages, role_policies,
-                                            rules_name, snapshot_labels,
-                                            spread, table_cells, variants_run)
 from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
+from spiel_ext.experiments.bufp.head_to_head import (
+    FINAL, MATCHED, Cells, deviation_percentages, pair_percentages,
+    role_policies, rules_name, snapshot_labels, spread, table_cells,
+    variants_run)
+from spiel_ext.experiments.bufp.paper_values import (MEAN, PAPER_PERCENTAGES,
+                                                     RECOVERED, SECURED)
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.results.report import Variant
 
 # The paper's cell is one pair of runs: CFR vs CFR holds when it lies
 # where one pair of ours could, within ROOM_SDS sd of our pairs' mean (and
@@ -38,18 +39,19 @@ CELLS_WITHIN_MBH = Threshold(holds_at=2.0, partly_at=5.0)
 PERCENT_POINTS = 10.0
 
 
-def _detail_label(settings, snapshot: str) -> str:
+def _detail_label(settings: Settings, snapshot: str) -> str:
   return {FINAL: f"after {settings.iterations:,} it.",
           MATCHED: "at matched exploitability"}[snapshot]
 
 
-def _first(results: RunResults, variants):
+def _first(results: RunResults,
+           variants: Sequence[Variant]) -> Variant | None:
   """The first table variant run, or None."""
   run = variants_run(results.settings, variants)
   return run[0] if run else None
 
 
-def no_variant(results: RunResults, *, variants: Sequence[Any]
+def no_variant(results: RunResults, *, variants: Sequence[Variant]
                ) -> Measurement | None:
   """A "not run" row when no variant's algorithms all ran."""
   if variants_run(results.settings, variants):
@@ -58,7 +60,7 @@ def no_variant(results: RunResults, *, variants: Sequence[Any]
 
 
 def missing_tables(results: RunResults, *, snapshot: str,
-                   variants: Sequence[Any], load: Loader,
+                   variants: Sequence[Variant],
                    statement: str) -> Measurement | None:
   """A "not run" row when the first variant has no strategies at
   ``snapshot`` for every role (on the first game)."""
@@ -67,14 +69,15 @@ def missing_tables(results: RunResults, *, snapshot: str,
     return None
   settings = results.settings
   if role_policies(settings, results.folder, snapshot, settings.games[0],
-                   variant, load) is not None:
+                   variant) is not None:
     return None
   return Measurement(
       "not every algorithm reached this point", setting=variant.label,
       claim=statement.format(case=_detail_label(settings, snapshot)))
 
 
-def _detail(results: RunResults, snapshot: str, variants, load):
+def _detail(results: RunResults, snapshot: str, variants: Sequence[Variant]
+            ) -> tuple[Variant, str, tuple[Cells, Cells]] | None:
   """(variant, case label, (table1, table2)) for the first variant on the
   first game at ``snapshot``, or None."""
   variant = _first(results, variants)
@@ -82,7 +85,7 @@ def _detail(results: RunResults, snapshot: str, variants, load):
     return None
   settings = results.settings
   game = settings.games[0]
-  cells = table_cells(settings, results.folder, snapshot, game, variant, load)
+  cells = table_cells(settings, results.folder, snapshot, game, variant)
   if cells is None:
     return None
   return (variant, f"{_detail_label(settings, snapshot)}, {rules_name(game)}",
@@ -95,10 +98,11 @@ def within_room(value: tuple[float, float]) -> str:
   return "holds" if distance <= room else "does not hold"
 
 
-def cfr_vs_cfr(results: RunResults, *, snapshot: str, variants, load: Loader,
-               statement: str, paper: float) -> Measurement | None:
+def cfr_vs_cfr(results: RunResults, *, snapshot: str,
+               variants: Sequence[Variant], statement: str,
+               paper: float) -> Measurement | None:
   """CFR against itself in Table 1 beside the paper's ``paper`` mb/h."""
-  found = _detail(results, snapshot, variants, load)
+  found = _detail(results, snapshot, variants)
   if found is None:
     return None
   variant, case, (table1, _) = found
@@ -111,13 +115,14 @@ def cfr_vs_cfr(results: RunResults, *, snapshot: str, variants, load: Loader,
       statement.format(case=case))
 
 
-def cells_difference(results: RunResults, *, snapshot: str, variants,
-                     load: Loader, statement: str, forced: bool,
+def cells_difference(results: RunResults, *, snapshot: str,
+                     variants: Sequence[Variant], statement: str,
+                     forced: bool,
                      paper: dict[tuple[str, str], float]
                      ) -> Measurement | None:
   """The largest |ours - paper| over the paper's cells of Table 1 (or, with
   ``forced``, Table 2)."""
-  found = _detail(results, snapshot, variants, load)
+  found = _detail(results, snapshot, variants)
   if found is None:
     return None
   variant, case, cells = found
@@ -166,17 +171,18 @@ def percentage_verdict(check: PercentageCheck) -> str:
   return verdict
 
 
-def _check(means, pairs, key: str, parts_hold: bool = True
-           ) -> PercentageCheck:
+def _check(means: dict[str, float], pairs: dict[str, np.ndarray], key: str,
+           parts_hold: bool = True) -> PercentageCheck:
   return PercentageCheck(means[key], PAPER_PERCENTAGES[key],
                          np.min(pairs[key]), np.max(pairs[key]), parts_hold)
 
 
-def percentage(results: RunResults, *, snapshot: str, variants, load: Loader,
-               statement: str, key: str) -> Measurement | None:
+def percentage(results: RunResults, *, snapshot: str,
+               variants: Sequence[Variant], statement: str,
+               key: str) -> Measurement | None:
   """Section 5.2's ``key`` (recovered, secured or mean %) from our tables,
   with its spread over seed pairs."""
-  found = _detail(results, snapshot, variants, load)
+  found = _detail(results, snapshot, variants)
   if found is None:
     return None
   variant, case, cells = found
@@ -198,7 +204,7 @@ def percentage(results: RunResults, *, snapshot: str, variants, load: Loader,
 
 
 def across_iterations(results: RunResults, *, position: int,
-                      later_games: bool, variants, load: Loader,
+                      later_games: bool, variants: Sequence[Variant],
                       statement: str) -> list[Measurement] | None:
   """For the ``position``-th variant run, on the first game (or, with
   ``later_games``, each other game): the percentages at every snapshot,
@@ -214,8 +220,7 @@ def across_iterations(results: RunResults, *, position: int,
   for game in (settings.games[1:] if later_games else settings.games[:1]):
     parts, finals = [], []
     for snapshot, label in snapshot_labels(settings):
-      cells = table_cells(settings, results.folder, snapshot, game, variant,
-                          load)
+      cells = table_cells(settings, results.folder, snapshot, game, variant)
       if cells is None:
         continue
       means, pairs = deviation_percentages(*cells), pair_percentages(*cells)

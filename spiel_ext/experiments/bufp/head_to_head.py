@@ -4,31 +4,32 @@ first decision, and section 5.2's percentages (Qi Ju, Zhemei Fang, Yunfeng
 Luo, "Beyond Nash Equilibrium: Achieving Bayesian Perfect Equilibrium with
 Belief Update Fictitious Play", 2024).
 
-Pure functions: strategies in, cells and numbers out. Where strategies are
-read from a run folder, the caller passes the loader
-(``load(settings, folder, snapshot, game) -> {algorithm: [strategy per
-seed]}``, as :func:`spiel_ext.experiments.spec.load_snapshots`).
+Pure functions: strategies in, cells and numbers out; where strategies are
+read from a run folder, they are its snapshots
+(:func:`spiel_ext.experiments.runner.load_snapshots`).
 """
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from spiel_ext import eval as se
 from spiel_ext.algorithms import FirstDecisions
-from spiel_ext.analysis.bufp_paper_values import (MEAN, RECOVERED, ROLES,
-                                                  SECURED)
 from spiel_ext.analysis.poker_units import big_blind, mbh
 from spiel_ext.engine import compile_game
 from spiel_ext.eval.forced import force_actions
+from spiel_ext.experiments.bufp.paper_values import (MEAN, RECOVERED, ROLES,
+                                                     SECURED)
+from spiel_ext.experiments.declaration import Settings
+from spiel_ext.experiments.runner import load_snapshots
+from spiel_ext.results.report import Variant
 
 Cells = dict[tuple[str, str], np.ndarray]
-Loader = Callable[[Any, Path, str, str], dict[str, list[np.ndarray]]]
 
 # The snapshot every algorithm keeps after its last iteration, and the one
 # taken at the paper's exploitabilities.
@@ -134,13 +135,14 @@ def rules_name(game: str) -> str:
           "later rules (no fold when checking is legal)")
 
 
-def variants_run(settings, variants: Sequence[Any]) -> list[Any]:
+def variants_run(settings: Settings,
+                 variants: Sequence[Variant]) -> list[Variant]:
   """The table variants whose algorithms all ran with ``settings``."""
   return [v for v in variants
           if set(v.algorithms) <= set(settings.algorithms)]
 
 
-def snapshot_labels(settings) -> list[tuple[str, str]]:
+def snapshot_labels(settings: Settings) -> list[tuple[str, str]]:
   """(snapshot, label) of every snapshot the tables are built at: each
   iteration snapshot, then the final strategies, then the paper's
   exploitabilities."""
@@ -151,9 +153,8 @@ def snapshot_labels(settings) -> list[tuple[str, str]]:
                   (MATCHED, "at the paper's exploitabilities")]
 
 
-def role_policies(settings, folder: Path, snapshot: str, game: str,
-                  variant, load: Loader
-                  ) -> dict[str, list[np.ndarray]] | None:
+def role_policies(settings: Settings, folder: Path, snapshot: str, game: str,
+                  variant: Variant) -> dict[str, list[np.ndarray]] | None:
   """{role: [policies]} for the variant's CFR, BUFP(EF) and BUFP(X) at
   ``snapshot`` (a capped algorithm's last strategy stands for the snapshot
   at its cap), or None if one is missing."""
@@ -166,18 +167,18 @@ def role_policies(settings, folder: Path, snapshot: str, game: str,
       if snapshot != f"it{caps[algorithm]}":
         return None
       name = FINAL
-    policies = load(settings, folder, name, game).get(algorithm)
+    policies = load_snapshots(settings, folder, name, game).get(algorithm)
     if not policies:
       return None
     roles[role] = policies
   return roles
 
 
-def table_cells(settings, folder: Path, snapshot: str, game: str, variant,
-                load: Loader) -> tuple[Cells, Cells] | None:
+def table_cells(settings: Settings, folder: Path, snapshot: str, game: str,
+                variant: Variant) -> tuple[Cells, Cells] | None:
   """Table 1's and Table 2's cells for ``variant`` on ``game`` at
   ``snapshot``, or None if a role's strategies are missing."""
-  policies = role_policies(settings, folder, snapshot, game, variant, load)
+  policies = role_policies(settings, folder, snapshot, game, variant)
   if policies is None:
     return None
   return (head_to_head_cells(game, policies, forced=False),
