@@ -297,8 +297,9 @@ class Solver(Contract):
   def _unversioned(self, state: dict[str, Any]) -> dict[str, Any]:
     """Builds the solver of a state pickled before state formats were
     versioned (its hyperparameters are the constructor's keywords)."""
-    self.__init__(state["game"], config=self._legacy_config(  # pylint: disable=unnecessary-dunder-call
-        state["hyperparameters"]))
+    config = self._legacy_config(state["hyperparameters"])
+    # pylint: disable-next=unnecessary-dunder-call
+    self.__init__(state["game"], config=config)
     state = self._legacy_state(state)
     return dict(state, version=FORMAT_VERSION, config=self._plain_config())
 

@@ -350,9 +350,11 @@ class Contract:
     if "version" not in state and "hyperparameters" in state:
       state = self._unversioned(state)
     else:
-      check_state_version(state, type(self).__name__)
-      self.__init__(state["game"], config=config_from_plain(  # pylint: disable=unnecessary-dunder-call
-          type(self).Config, state.get("config"), type(self).__name__))
+      name = type(self).__name__
+      check_state_version(state, name)
+      config = config_from_plain(type(self).Config, state.get("config"), name)
+      # pylint: disable-next=unnecessary-dunder-call
+      self.__init__(state["game"], config=config)
     self.load_state_dict(state)
 
   def _unversioned(self, state: dict[str, Any]) -> dict[str, Any]:

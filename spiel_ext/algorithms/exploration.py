@@ -168,7 +168,10 @@ class InformationBonus:
     self._gain: np.ndarray | None = None
     self.reward_model = None
     if information != "conjugate":
-      from spiel_ext.algorithms.bnn import BNNRewardModel  # pylint: disable=g-import-not-at-top
+      # Only here: importing spiel_ext.algorithms must not import the
+      # network's module (its users need the optional PyTorch).
+      # pylint: disable-next=g-import-not-at-top
+      from spiel_ext.algorithms.bnn import BNNRewardModel
       options = (dict(hidden=64, learning_rate=0.01, batch_size=1000,
                       likelihood="gaussian", kl_step_size=0.01,
                       noise_samples=10, kl_noise="fresh", init="authors",
