@@ -132,7 +132,9 @@ class EpisodeLearner(Contract):
       super().__post_init__()
 
   _CLASS_KEY = "learner"
-  _FREE_FIELDS = ()  # The seed also seeds parts the state does not hold.
+  # A learner's state is checked against its whole config, the seed
+  # included (its network's state names the seed it was built with).
+  _FREE_FIELDS = ()
 
   def __init__(self, game: pyspiel.Game | str, config: Any = None,
                **shortcuts):
