@@ -28,6 +28,7 @@ def build_openspiel_cfr(game: str, seed: int = 0) -> OpenSpielCFRAdapter:
 _CFR = CFRSolver.Config
 _XFP = XFPSolver.Config
 _GXFP = GXFPSolver.Config
+_BUFP = BUFPSolver.Config
 _EPS_TEXT = (f"in the perturbed game (every action >= {GXFP_EPSILON:g}), "
              "random initial strategy")
 
@@ -70,13 +71,13 @@ COMMON_ALGORITHMS = register((
                                      min_action_prob=GXFP_EPSILON),
                    f"GXFP (eps={GXFP_EPSILON:g})",
                    description=f"GXFP {_EPS_TEXT}"),
-    # Options as given, not a Config: the stored runs name the stepsize
-    # even where it is the default, and the options name a run.
-    AlgorithmEntry(BUFPSolver, {"stepsize": "ef", "initial_policy": "random"},
+    # The stored runs name the stepsize even where it is the default.
+    AlgorithmEntry(BUFPSolver, _BUFP(stepsize="ef", initial_policy="random"),
                    "BUFP(EF)", description="BUFP(EF), random initial "
-                   "strategy"),
-    AlgorithmEntry(BUFPSolver, {"stepsize": "x", "initial_policy": "random"},
-                   "BUFP(X)", description="BUFP(X), random initial strategy"),
+                   "strategy", recorded=("stepsize",)),
+    AlgorithmEntry(BUFPSolver, _BUFP(stepsize="x", initial_policy="random"),
+                   "BUFP(X)", description="BUFP(X), random initial strategy",
+                   recorded=("stepsize",)),
     AlgorithmEntry(build_openspiel_cfr, {}, "OpenSpiel CFR (Python)",
                    description="OpenSpiel's cfr.CFRSolver, uniform start",
                    seeded=False),

@@ -41,10 +41,12 @@ class AlgorithmEntry:
       processes and Ray tasks can unpickle it).
     config: the solver's config (``CFRSolver.Config(random_init=True)``),
       or the keyword options it is built with (a dict or (name, value)
-      pairs). It is stored as the sorted options that differ from the
-      config's defaults (for a Config; the seed comes from the work unit)
-      or as given (for options). They are the work unit's hyperparameters,
-      so they name a run: change one and it is a new run.
+      pairs). Every spelling is stored one way (:func:`stored_options`):
+      the sorted (name, value) options that differ from the config's
+      defaults, plus those named in ``recorded``; options given as a dict
+      name themselves as recorded. The seed comes from the work unit.
+      They are the work unit's hyperparameters, so they name a run:
+      change one and it is a new run.
     id: the stable key stored with the results.
     label: the display name (default: ``id``).
     description: what it is, in a phrase.
@@ -57,6 +59,9 @@ class AlgorithmEntry:
     resumable: False for a solver that cannot continue exactly from its
       ``state_dict()``: its units run in one go, checkpointed only at the
       end (a unit killed mid-run starts again).
+    recorded: options the stored config keeps even at their default value
+      (so that the runs stored under an entry that named them keep their
+      id).
   """
   solver: Callable[..., Any]
   config: Any = ()
@@ -67,6 +72,7 @@ class AlgorithmEntry:
   extra: str | None = None
   requires: str | None = None
   resumable: bool = True
+  recorded: tuple[str, ...] = ()
 
   def __post_init__(self):
     if not callable(self.solver):
@@ -75,15 +81,8 @@ class AlgorithmEntry:
     if not isinstance(self.id, str) or not self.id.strip():
       raise ValueError(f"AlgorithmEntry of {self.solver!r}: id must be a "
                        f"non-empty string; got {self.id!r}.")
-    if dataclasses.is_dataclass(self.config) and not isinstance(
-        self.config, type):
-      items = _changed_fields(self.config)
-    elif isinstance(self.config, Mapping):
-      items = self.config.items()
-    else:
-      items = self.config
-    object.__setattr__(self, "config", tuple(sorted(
-        (str(name), value) for name, value in items)))
+    object.__setattr__(self, "config", stored_options(
+        self.solver, self.config, self.recorded))
     if not self.label:
       object.__setattr__(self, "label", self.id)
     if self.requires is not None and self.requires not in REQUIREMENTS:
@@ -113,6 +112,47 @@ class AlgorithmEntry:
   def build(self, game: Any, seed: int = 0) -> Any:
     """The solver for ``game`` and ``seed``."""
     return self.solver(game, seed=seed, **dict(self.config))
+
+
+def _config_class(solver: Callable[..., Any]) -> type | None:
+  """The config dataclass of a solver class (None for a builder)."""
+  config_class = getattr(solver, "Config", None) if isinstance(
+      solver, type) else None
+  return config_class if dataclasses.is_dataclass(config_class) else None
+
+
+def stored_options(solver: Callable[..., Any], config: Any,
+                   recorded: Sequence[str] = ()
+                   ) -> tuple[tuple[str, Any], ...]:
+  """The one form an entry's config is stored in, whatever its spelling.
+
+  Options given as a dict or (name, value) pairs to a solver class are
+  first made its Config (which checks their names and values) and name
+  themselves as recorded; a Config keeps the fields that differ from its
+  defaults and those in ``recorded``. A builder function has no config
+  class to compare with: its options are kept as given.
+
+  Args:
+    solver: the entry's solver class or builder function.
+    config: a Config, a dict, or (name, value) pairs.
+    recorded: names kept even at their default value.
+
+  Returns:
+    The sorted (name, value) options (never the seed).
+  """
+  config_class = _config_class(solver)
+  is_config = dataclasses.is_dataclass(config) and not isinstance(config,
+                                                                  type)
+  if not is_config:
+    given = dict(config.items() if isinstance(config, Mapping) else config)
+    if config_class is None:
+      return tuple(sorted((str(name), value) for name, value in
+                          given.items()))
+    config = config_class(**given)
+    recorded = (*recorded, *given)
+  items = dict(_changed_fields(config))
+  items.update((name, getattr(config, name)) for name in recorded)
+  return tuple(sorted(items.items()))
 
 
 def _changed_fields(config: Any) -> list[tuple[str, Any]]:

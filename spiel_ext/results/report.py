@@ -167,6 +167,52 @@ def _evidence_link(folder: Path, evidence: str) -> str:
   return f"{name} (not written)"
 
 
+def _kept_lines(kept: str, problem: str | None) -> list[str]:
+  """A section kept from the previous report, noting why it was kept."""
+  lines = [line for line in kept.rstrip("\n").splitlines()
+           if not line.startswith(KEPT_NOTE)]
+  if problem:
+    lines[1:1] = ["", f"{KEPT_NOTE}: {problem}."]
+  return lines + [""]
+
+
+def _claim_rows(claims: list[Claim], folder: Path) -> list[str]:
+  """The claims table of a section (evidence linked from ``folder``)."""
+  lines = ["| paper | claim | setting | paper's number | ours | verdict | "
+           "evidence | command |", "|---|---|---|---|---|---|---|---|"]
+  for claim in claims:
+    lines.append("| " + " | ".join(markdown_cell(field) for field in (
+        claim.paper, claim.claim, claim.setting or "ours",
+        claim.paper_value, claim.ours, f"**{claim.verdict}**",
+        _evidence_link(folder, claim.evidence), f"`{claim.command}`"))
+                 + " |")
+  return lines + [""]
+
+
+def _section_lines(name: str, section: dict, folder: Path) -> list[str]:
+  """One experiment's section: its runs, settings, claims and files."""
+  lines = [f"## {name} ({section['scale']} scale)", ""]
+  claims = section["claims"]
+  if not claims:
+    reason = section.get("problem")
+    return lines + [(f"{NO_RESULTS} ({reason}): run " if reason else
+                     f"{NO_RESULTS}: run ") +
+                    f"`python run_experiments.py --experiment={name}`.", ""]
+  for session in section.get("sessions") or []:
+    lines += [f"- Run: {session}"]
+  if section.get("sessions"):
+    lines.append("")
+  lines += section.get("settings") or []
+  lines += _claim_rows(claims, folder)
+  outputs = section.get("outputs") or []
+  if outputs:
+    lines += ["Files: " + ", ".join(f"[{Path(p).name}]({p})"
+                                    for p in outputs), ""]
+    lines += [f"![{Path(p).stem}]({p})" for p in outputs
+              if p.endswith(".png")] + [""]
+  return lines
+
+
 def write_report(path: str | Path, sections: dict[str, dict],
                  preamble: str = "") -> Path:
   """Writes the report atomically.
@@ -182,6 +228,9 @@ def write_report(path: str | Path, sections: dict[str, dict],
       "settings": [markdown lines of the settings table],
       "problem": why the results could not be read, if they could not}}.
     preamble: text under the title.
+
+  Returns:
+    The path written.
   """
   path = Path(path)
   previous = previous_sections(path)
@@ -191,41 +240,9 @@ def write_report(path: str | Path, sections: dict[str, dict],
   if preamble:
     lines += [preamble, ""]
   for name, section in sections.items():
-    claims = section["claims"]
     kept = previous.get(name, "")
-    if not claims and kept and NO_RESULTS not in kept:
-      kept_lines = [line for line in kept.rstrip("\n").splitlines()
-                    if not line.startswith(KEPT_NOTE)]
-      if section.get("problem"):
-        kept_lines[1:1] = ["", f"{KEPT_NOTE}: {section['problem']}."]
-      lines += kept_lines + [""]
-      continue
-    lines += [f"## {name} ({section['scale']} scale)", ""]
-    if not claims:
-      reason = section.get("problem")
-      lines += [(f"{NO_RESULTS} ({reason}): run " if reason else
-                 f"{NO_RESULTS}: run ") +
-                f"`python run_experiments.py --experiment={name}`.", ""]
-      continue
-    for session in section.get("sessions") or []:
-      lines += [f"- Run: {session}"]
-    if section.get("sessions"):
-      lines.append("")
-    lines += section.get("settings") or []
-    lines += ["| paper | claim | setting | paper's number | ours | verdict | "
-              "evidence | command |", "|---|---|---|---|---|---|---|---|"]
-    for claim in claims:
-      lines.append("| " + " | ".join(markdown_cell(field) for field in (
-          claim.paper, claim.claim, claim.setting or "ours",
-          claim.paper_value, claim.ours,
-          f"**{claim.verdict}**", _evidence_link(path.parent, claim.evidence),
-          f"`{claim.command}`"))
-                   + " |")
-    lines.append("")
-    outputs = section.get("outputs") or []
-    if outputs:
-      lines += ["Files: " + ", ".join(f"[{Path(p).name}]({p})"
-                                      for p in outputs), ""]
-      lines += [f"![{Path(p).stem}]({p})" for p in outputs
-                if p.endswith(".png")] + [""]
+    if not section["claims"] and kept and NO_RESULTS not in kept:
+      lines += _kept_lines(kept, section.get("problem"))
+    else:
+      lines += _section_lines(name, section, path.parent)
   return atomic_write(path, "\n".join(lines))
