@@ -9,7 +9,7 @@ import pytest
 from absl import flags
 
 from spiel_ext import cli
-from spiel_ext.analysis import league
+from spiel_ext.experiments.league import measures as league
 from spiel_ext.analysis.claims import RunResults
 from spiel_ext.executors import make_executor
 from spiel_ext.experiments import EXPERIMENTS

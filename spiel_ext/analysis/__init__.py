@@ -1,6 +1,9 @@
-"""Pure functions from results to the numbers figures, tables and claims use.
+"""Paper-agnostic pure functions from results to the numbers figures,
+tables and claims use.
 
 Nothing here draws or writes: each function takes a results table (or
-strategies) and returns numbers or a table. ``common`` holds what several
-papers' experiments share; the other modules hold one paper's analysis.
+strategies) and returns numbers or a table. ``claims`` declares a paper's
+claims as data; ``common``, ``labels``, ``poker_units`` and ``speed`` hold
+what several experiments share. Each paper's own measures live in its
+package, ``spiel_ext.experiments.<paper>``.
 """

@@ -5,7 +5,7 @@ seconds (log-log; mean and 90% band over seeds where a solver has several,
 external-sampling MCCFR), with the target NashConv (a fraction of the
 game's payoff range) as a line. Tables: iterations and seconds to the
 target, or "not reached" at the cap, or "n/a" where a solver does not apply
-(:func:`spiel_ext.analysis.league.league_table`); the final NashConv of
+(:func:`.measures.league_table`); the final NashConv of
 every solver; MMD's last iterate over its last decade. The page
 (:func:`write_which_solver_page`) is written from a run's folder as the
 reproduction report is, with its figures copied beside it.
@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 import pandas as pd
 
-from spiel_ext.analysis import league
+from spiel_ext.experiments.league import measures as league
 from spiel_ext.files import atomic_write
 from spiel_ext.results.figures import save_figure, subplots
 from spiel_ext.results.tables import write_table

@@ -11,7 +11,7 @@ OpenSpiel's defaults (Sokota et al., ICLR 2023).
 
 from __future__ import annotations
 
-from spiel_ext.analysis import league
+from spiel_ext.experiments.league import measures as league
 from spiel_ext.experiments.league.algorithms import (BUFP_X, CPP_CFR_PLUS,
                                                      LABELS, XFP)
 from spiel_ext.results.report import Choice

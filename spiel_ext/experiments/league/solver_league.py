@@ -13,19 +13,18 @@ from __future__ import annotations
 
 import functools
 
-from spiel_ext.analysis import league as measures
-from spiel_ext.experiments.league import settings
+from spiel_ext.experiments.entries import ALGORITHMS
+from spiel_ext.experiments.league import measures, settings
 from spiel_ext.experiments.league.algorithms import (CFR_PLUS, CPP_CFR_PLUS,
                                                      DCFR, DCFR_PLUS,
                                                      DCFR_PLUS_CODE, LABELS,
                                                      LCFR, LEAGUE_ORDER,
                                                      MMD_AVERAGE, MMD_LAST,
                                                      PCFR_PLUS, PDCFR_PLUS)
-from spiel_ext.experiments.entries import ALGORITHMS
+from spiel_ext.experiments.league.figures import (summarize_league,
+                                                  write_which_solver_page)
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
-from spiel_ext.results.league_figures import (summarize_league,
-                                              write_which_solver_page)
 from spiel_ext.results.report import PAPER_SETTING, Variant
 
 _FARINA = "Farina, Kroer, Sandholm (AAAI 2021)"
