@@ -50,7 +50,9 @@ PREF_CFR_KUHN_SETTING_LIST = (("br", "Bet", 10.0), ("br", "Bet", 5.0),
 PREF_CFR_KUHN_ENTRIES = tuple(
     _first_decision_preference(variant, action, degree)
     for variant, action, degree in PREF_CFR_KUHN_SETTING_LIST)
-PREF_CFR_KUHN_SETTINGS = {entry.id: entry for entry in PREF_CFR_KUHN_ENTRIES}
+# The ids of Fig. 4's settings, in order (their entries are in the registry,
+# spiel_ext.experiments.entries.ALGORITHMS).
+PREF_CFR_KUHN_SETTINGS = tuple(entry.id for entry in PREF_CFR_KUHN_ENTRIES)
 
 # ------------------------------------------------------------- play styles
 def _style(label: str, style: str, description: str, variant: str = "br",
@@ -77,7 +79,8 @@ STYLE_ENTRIES = (
            f"{STYLE_DEGREE:g}, beta = {STYLE_VULNERABILITY:g} (regret "
            f"conditional on reaching the infoset) {_STYLE_TEXT}"),
 )
-STYLE_ALGORITHMS = {entry.id: entry for entry in STYLE_ENTRIES}
+# The styles' ids, in table order (their entries are in the registry).
+STYLE_ALGORITHMS = tuple(entry.id for entry in STYLE_ENTRIES)
 
 # ------------------------------------------ paper settings and ablations
 PREF_CFR_VARIANT_ENTRIES = (

@@ -123,4 +123,6 @@ LEARNER_ENTRIES = (
     _replicate("VFSP", PosteriorVFSPLearner),
     _replicate("PSRLCFR", PSRLCFRLearner),
 )
-LEARNER_ALGORITHMS = {entry.id: entry for entry in register(LEARNER_ENTRIES)}
+# The learners' ids, in order (their entries are in the registry,
+# spiel_ext.experiments.entries.ALGORITHMS).
+LEARNER_ALGORITHMS = tuple(entry.id for entry in register(LEARNER_ENTRIES))
