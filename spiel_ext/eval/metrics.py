@@ -160,11 +160,7 @@ def exploitability(game, policy: PolicyLike,
   :func:`nash_conv` for other games.
 
   Args:
-    game: a pyspiel game, game string or compiled GameTree.
-    policy: any policy :func:`spiel_ext.policy.as_strategy` accepts (it
-      must be a strategy).
-    min_action_prob: eps in [0, 1/|A|): best responses restricted to the
-      eps-perturbed strategies (default 0: unrestricted).
+    game, policy, min_action_prob: as :func:`best_response_values`.
 
   Returns:
     NashConv / num_players, a float.

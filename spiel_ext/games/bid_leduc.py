@@ -90,8 +90,9 @@ import dataclasses
 
 import pyspiel
 
-from spiel_ext.games.common import (Observer, PrivateInfo, check_integer,
-                                    poker_game_type)
+from spiel_ext.games.common import (Observer, PrivateInfo, RulesGame,
+                                    check_integer, poker_game_type,
+                                    zero_sum_info)
 
 RANKS = 3
 RANK_LABELS = "JQK"
@@ -137,6 +138,17 @@ class BidLeducRules:
     time, each level raised and matched, plus one confirming action per
     round."""
     return 2 * self.max_bid + 2
+
+  def game_info(self) -> pyspiel.GameInfo:
+    """The GameInfo of Leduc(k) with these rules.
+
+    Returns:
+      k + 1 actions, a deal of one of the ranks, and utilities up to the
+      ante plus k either way.
+    """
+    top = float(ANTE + self.max_bid)
+    return zero_sum_info(self.max_bid + 1, RANKS, 2, -top, top,
+                         self.max_turns)
 
 
 def private_deal_probabilities(first: int | None) -> list[float]:
@@ -188,57 +200,6 @@ def showdown_winner(ranks: tuple[int, int], public: int) -> int | None:
     if ranks[player] == public:
       return player
   return 0 if ranks[0] > ranks[1] else 1
-
-
-class BidLeducGame(pyspiel.Game):
-  """Leduc(k) with ``max_bid`` = k (see the module docstring).
-
-  Args:
-    params: pyspiel's parameter dict (from the game string).
-
-  Raises:
-    ValueError: ``max_bid`` is not an integer >= 1.
-  """
-
-  # The engine builds the tree from the rules (spiel_ext.engine.native).
-  native_tree_builder = "spiel_ext.games.bid_leduc_tree:build_bid_leduc_tree"
-
-  def __init__(self, params=None):
-    self.rules = BidLeducRules.from_parameters(params)
-    top = float(ANTE + self.rules.max_bid)
-    info = pyspiel.GameInfo(
-        num_distinct_actions=self.rules.max_bid + 1,
-        max_chance_outcomes=RANKS,
-        num_players=2,
-        min_utility=-top,
-        max_utility=top,
-        utility_sum=0.0,
-        max_game_length=self.rules.max_turns)
-    super().__init__(_GAME_TYPE, info, params or {})
-
-  def new_initial_state(self):
-    """The start of a game: the deal of the private ranks.
-
-    Returns:
-      A new :class:`BidLeducState`.
-    """
-    return BidLeducState(self)
-
-  def make_py_observer(self, iig_obs_type=None, params=None):
-    """An observer of this game's states (OpenSpiel's observation API).
-
-    Args:
-      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-        default observation.
-      params: observation parameters; none are supported.
-
-    Returns:
-      A new :class:`BidLeducObserver`.
-
-    Raises:
-      ValueError: ``params`` is not empty.
-    """
-    return BidLeducObserver(self.rules, iig_obs_type, params)
 
 
 class BidLeducState(pyspiel.State):
@@ -477,6 +438,22 @@ class BidLeducObserver(Observer):
         pieces.append(f"[Round {state.round}][Stakes "
                       f"{_stakes_text(state.stakes)}]")
     return "".join(pieces)
+
+
+class BidLeducGame(RulesGame):
+  """Leduc(k) with ``max_bid`` = k (see the module docstring).
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: ``max_bid`` is not an integer >= 1.
+  """
+
+  # The engine builds the tree from the rules (spiel_ext.engine.native).
+  native_tree_builder = "spiel_ext.games.bid_leduc_tree:build_bid_leduc_tree"
+  game_type, rules_class = _GAME_TYPE, BidLeducRules
+  state_class, observer_class = BidLeducState, BidLeducObserver
 
 
 pyspiel.register_game(_GAME_TYPE, BidLeducGame)

@@ -31,71 +31,9 @@ import pyspiel
 
 from spiel_ext.engine.admission import SizeLimit
 from spiel_ext.engine.constants import CHANCE, TERMINAL
+from spiel_ext.games.card_deck import Deck
 
 __all__ = ["CardRules", "Deck", "build_card_game_tree"]
-
-
-@dataclasses.dataclass(frozen=True)
-class Deck:
-  """What each chance node deals: an outcome id in 0..len(copies)-1.
-
-  Each deal draws uniformly among the cards left: outcome k has probability
-  (copies of k left) / (cards left), its copies counting the ones dealt
-  above unless ``replace`` (independent draws).
-
-  Attributes:
-    copies: cards of each outcome in a full deck.
-    replace: draws are independent (the deck is full at every deal).
-    list_empty: an outcome with no card left is still listed, with
-      probability 0 (else it is left out, which needs one card per
-      outcome: the number of outcomes of a deal is then fixed).
-  """
-  copies: tuple[int, ...]
-  replace: bool = False
-  list_empty: bool = False
-
-  def __post_init__(self):
-    if not self.replace and not self.list_empty and max(self.copies) > 1:
-      raise ValueError("a deck that leaves out the exhausted outcomes must "
-                       "have one card per outcome.")
-
-  @property
-  def size(self) -> int:
-    """The number of outcome ids."""
-    return len(self.copies)
-
-  def num_outcomes(self, deal: int) -> int:
-    """How many outcomes the deal with ``deal`` deals above it lists.
-
-    Args:
-      deal: the number of cards dealt before this deal, >= 0.
-
-    Returns:
-      ``size``, or with one card per outcome drawn without replacement
-      ``size - deal``.
-    """
-    if self.replace or self.list_empty:
-      return self.size
-    return self.size - deal
-
-  def outcomes(self, dealt: tuple[int, ...]) -> list[tuple[int, float]]:
-    """The (outcome, probability) list of the deal after ``dealt``, in
-    increasing outcome (what the fill loop computes for it).
-
-    Args:
-      dealt: the outcome ids dealt before this deal, in deal order.
-
-    Returns:
-      [(outcome, probability)], probabilities summing to 1 (outcomes with
-      no card left listed with probability 0 only if ``list_empty``).
-    """
-    left = list(self.copies)
-    if not self.replace:
-      for card in dealt:
-        left[card] -= 1
-    total = sum(left)
-    return [(k, count / total) for k, count in enumerate(left)
-            if count or self.list_empty]
 
 
 class CardRules(abc.ABC):
@@ -106,14 +44,25 @@ class CardRules(abc.ABC):
   ``strength[own card, public card]`` (column ``deck.size`` when no public
   card was dealt); the showdown's players of highest strength win.
 
+  A subclass is made from the game's rules (``cls(game.rules)``): it sets
+  the attributes and implements ``_players_in`` on the game's states (and
+  overrides :meth:`payoffs` if it has no ``result_deals``).
+
   Attributes:
     deck: the chance model.
     strength: int array [deck.size, deck.size + 1].
+    private_field: the name of the states' list of private cards, by seat.
+    public_field: the name of the states' public card (None when there is
+      none).
+    result_deals: {winners: (private cards, public card)} that make each
+      showdown result, for :meth:`payoffs`.
   """
   deck: Deck
   strength: np.ndarray
+  private_field: str
+  public_field: str | None = None
+  result_deals: dict[tuple[int, ...], tuple[list[int], int | None]] = {}
 
-  @abc.abstractmethod
   def showdown_players(self, state: pyspiel.State) -> list[int]:
     """The players still in at a terminal template state (one if the
     others folded), in increasing order.
@@ -124,12 +73,13 @@ class CardRules(abc.ABC):
     Returns:
       The seats, in increasing order.
     """
+    return self._players_in(state)
 
-  @abc.abstractmethod
   def payoffs(self, state: pyspiel.State,
               winners: tuple[int, ...]) -> list[float]:
     """The returns at a terminal template state when ``winners`` (a
-    non-empty subset of its showdown players) win. May modify ``state``.
+    non-empty subset of its showdown players) win: the state's own
+    returns, with cards that make this result. May modify ``state``.
 
     Args:
       state: a terminal state of the betting template.
@@ -139,8 +89,10 @@ class CardRules(abc.ABC):
     Returns:
       [num_players] returns, as ``state.returns()`` would give them.
     """
+    private, public = self.result_deals[winners]
+    self._deal(state, private, public)
+    return state.returns()
 
-  @abc.abstractmethod
   def infoset_key(self, state: pyspiel.State, player: int, card: int,
                   public: int | None) -> str:
     """``player``'s infostate string at a decision template state (its
@@ -157,6 +109,39 @@ class CardRules(abc.ABC):
     Returns:
       The information-state string.
     """
+    private = getattr(state, self.private_field)
+    private[player] = card
+    self._deal(state, private, public)
+    return state.information_state_string(player)
+
+  @classmethod
+  def build_tree(cls, game: pyspiel.Game, limit: SizeLimit
+                 ) -> tuple[dict[str, np.ndarray], list[str]]:
+    """The arrays and infoset keys of ``game``, with ``cls(game.rules)``
+    saying how its cards enter (a game's native tree builder).
+
+    Args:
+      game: a game of these card rules.
+      limit: the size limit the engine admitted the game with.
+
+    Returns:
+      (arrays, keys), as :func:`build_card_game_tree` returns them.
+
+    Raises:
+      ValueError: the tree is above ``limit``.
+    """
+    return build_card_game_tree(game, limit, cls(game.rules))
+
+  @abc.abstractmethod
+  def _players_in(self, state: pyspiel.State) -> list[int]:
+    """:meth:`showdown_players`, read from the game's state."""
+
+  def _deal(self, state: pyspiel.State, private: list[int],
+            public: int | None) -> None:
+    """Gives ``state`` these private cards and public card."""
+    setattr(state, self.private_field, list(private))
+    if self.public_field is not None:
+      setattr(state, self.public_field, public)
 
 
 @dataclasses.dataclass

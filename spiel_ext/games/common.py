@@ -1,5 +1,7 @@
-"""What the spiel_ext games share: their GameType, parameter checks and the
-observer base class (strings, and tensors with named numpy views).
+"""What the spiel_ext games share: their GameType and GameInfo, parameter
+checks, the game base class (states and observers of the classes a game
+names) and the observer base class (strings, and tensors with named numpy
+views).
 
 The parameter checks (:func:`check_integer`, :func:`check_positive`) live in
 :mod:`spiel_ext.checks` and are re-exported here for the games.
@@ -16,8 +18,8 @@ import pyspiel
 
 from spiel_ext.checks import check_integer, check_positive
 
-__all__ = ["Observer", "PrivateInfo", "check_integer", "check_positive",
-           "poker_game_type"]
+__all__ = ["Observer", "PrivateInfo", "RulesGame", "check_integer",
+           "check_positive", "poker_game_type", "zero_sum_info"]
 
 
 def poker_game_type(short_name: str, long_name: str, parameters: dict,
@@ -56,6 +58,84 @@ def poker_game_type(short_name: str, long_name: str, parameters: dict,
       provides_observation_string=True,
       provides_observation_tensor=observation_tensor,
       parameter_specification=parameters)
+
+
+def zero_sum_info(num_distinct_actions: int, max_chance_outcomes: int,
+                  num_players: int, min_utility: float, max_utility: float,
+                  max_game_length: int) -> pyspiel.GameInfo:
+  """The GameInfo of a zero-sum game (utility sum 0).
+
+  Args:
+    num_distinct_actions: the number of action ids of the players.
+    max_chance_outcomes: the most outcomes a chance node has.
+    num_players: the number of players.
+    min_utility: the lowest return of a player.
+    max_utility: the highest return of a player.
+    max_game_length: the most player actions in one game.
+
+  Returns:
+    The pyspiel.GameInfo to give pyspiel.Game's constructor.
+  """
+  return pyspiel.GameInfo(
+      num_distinct_actions=num_distinct_actions,
+      max_chance_outcomes=max_chance_outcomes, num_players=num_players,
+      min_utility=min_utility, max_utility=max_utility, utility_sum=0.0,
+      max_game_length=max_game_length)
+
+
+class RulesGame(pyspiel.Game):
+  """Base of our games: a game of ``game_type`` whose ``rules`` are
+  ``rules_class.from_parameters(params)``, with ``rules.game_info()`` as its
+  GameInfo; its states are ``state_class(game)`` and its observers
+  ``observer_class(rules, iig_obs_type, params)``.
+
+  A subclass sets the four class attributes; one not made from such rules
+  has its own constructor instead, which sets ``rules`` (or overrides
+  ``_observed``) and calls ``pyspiel.Game.__init__(self, game_type,
+  game_info, params)``.
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: a parameter outside its accepted values (named).
+  """
+  game_type: pyspiel.GameType
+  rules_class: type
+  state_class: type
+  observer_class: type
+
+  def __init__(self, params=None):
+    self.rules = self.rules_class.from_parameters(params)
+    super().__init__(self.game_type, self.rules.game_info(), params or {})
+
+  def new_initial_state(self):
+    """The start of a game, before the first deal or action.
+
+    Returns:
+      A new state of the game's ``state_class``.
+    """
+    return self.state_class(self)
+
+  def make_py_observer(self, iig_obs_type=None, params=None):
+    """An observer of this game's states (OpenSpiel's observation API).
+
+    Args:
+      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
+        default observation.
+      params: observation parameters; none are supported.
+
+    Returns:
+      A new observer of the game's ``observer_class``.
+
+    Raises:
+      ValueError: ``params`` is not empty.
+    """
+    return self.observer_class(self._observed(), iig_obs_type, params)
+
+  def _observed(self):
+    """What the observers are made from: the game's ``rules``."""
+    return self.rules
 
 
 class PrivateInfo(enum.Enum):

@@ -53,8 +53,9 @@ import dataclasses
 
 import pyspiel
 
-from spiel_ext.games.common import (Observer, PrivateInfo, check_integer,
-                                    poker_game_type)
+from spiel_ext.games.common import (Observer, PrivateInfo, RulesGame,
+                                    check_integer, poker_game_type,
+                                    zero_sum_info)
 
 FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "Fold", CALL: "Call", RAISE: "Raise"}
@@ -239,56 +240,17 @@ class LeducRules:
             str(card % self.suits))
     return rank + suit
 
-
-class LeducGame(pyspiel.Game):
-  """Leduc hold'em with the parameters of the module docstring.
-
-  Args:
-    params: pyspiel's parameter dict (from the game string).
-
-  Raises:
-    ValueError: a parameter outside its accepted values (named).
-  """
-
-  # The engine builds the tree from the rules (spiel_ext.engine.native).
-  native_tree_builder = "spiel_ext.games.leduc_tree:build_leduc_tree"
-
-  def __init__(self, params=None):
-    self.rules = LeducRules.from_parameters(params)
-    rules = self.rules
-    info = pyspiel.GameInfo(
-        num_distinct_actions=3,
-        max_chance_outcomes=rules.deck_size,
-        num_players=rules.players,
-        min_utility=-float(rules.max_contribution),
-        max_utility=float((rules.players - 1) * rules.max_contribution),
-        utility_sum=0.0,
-        max_game_length=2 * rules.bets_per_round)
-    super().__init__(_GAME_TYPE, info, params or {})
-
-  def new_initial_state(self):
-    """The start of a hand: the deal of the private cards.
+  def game_info(self) -> pyspiel.GameInfo:
+    """The GameInfo of Leduc hold'em with these rules.
 
     Returns:
-      A new :class:`LeducState`.
+      3 actions, a deal of one card of the deck, and utilities from losing
+      the most one player can put in to winning it from every other player.
     """
-    return LeducState(self)
-
-  def make_py_observer(self, iig_obs_type=None, params=None):
-    """An observer of this game's states (OpenSpiel's observation API).
-
-    Args:
-      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-        default observation.
-      params: observation parameters; none are supported.
-
-    Returns:
-      A new :class:`LeducObserver`.
-
-    Raises:
-      ValueError: ``params`` is not empty.
-    """
-    return LeducObserver(self.rules, iig_obs_type, params)
+    top = self.max_contribution
+    return zero_sum_info(3, self.deck_size, self.players, -float(top),
+                         float((self.players - 1) * top),
+                         2 * self.bets_per_round)
 
 
 class LeducState(pyspiel.State):
@@ -560,6 +522,22 @@ class LeducObserver(Observer):
         pieces.append(f"[Round {state.round}][Contributions "
                       f"{' '.join(map(str, state.contribution))}]")
     return "".join(pieces)
+
+
+class LeducGame(RulesGame):
+  """Leduc hold'em with the parameters of the module docstring.
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: a parameter outside its accepted values (named).
+  """
+
+  # The engine builds the tree from the rules (spiel_ext.engine.native).
+  native_tree_builder = "spiel_ext.games.leduc_tree:build_leduc_tree"
+  game_type, rules_class = _GAME_TYPE, LeducRules
+  state_class, observer_class = LeducState, LeducObserver
 
 
 pyspiel.register_game(_GAME_TYPE, LeducGame)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from spiel_ext.engine.admission import SizeLimit
-from spiel_ext.games.card_tree import CardRules, Deck, build_card_game_tree
-from spiel_ext.games.leduc import LeducGame, LeducRules
+from spiel_ext.games.card_deck import Deck
+from spiel_ext.games.card_tree import CardRules
+from spiel_ext.games.leduc import LeducRules
 
 __all__ = ["LeducCards", "build_leduc_tree"]
 
@@ -32,6 +32,8 @@ class LeducCards(CardRules):
   Args:
     rules: the game's parameters.
   """
+
+  private_field, public_field = "private_cards", "public_card"
 
   def __init__(self, rules: LeducRules):
     self.deck = Deck(copies=(1,) * rules.deck_size)
@@ -46,68 +48,26 @@ class LeducCards(CardRules):
                              dtype=np.int64)
     self.strength[:, :-1] = by_rank
 
-  def showdown_players(self, state: pyspiel.State) -> list[int]:
-    """The players still in at a terminal template state (see
-    :meth:`CardRules.showdown_players`).
-
-    Args:
-      state: a terminal LeducState of the betting template.
-
-    Returns:
-      The seats, in increasing order.
-    """
+  def _players_in(self, state: pyspiel.State) -> list[int]:
+    """The seats not folded (``folded``: [players] flags)."""
     return [p for p, folded in enumerate(state.folded) if not folded]
 
   def payoffs(self, state: pyspiel.State,
               winners: tuple[int, ...]) -> list[float]:
-    """The returns when ``winners`` win (see :meth:`CardRules.payoffs`).
+    """Each winner's share of the pot, minus what each player put in (as
+    ``LeducState._finish`` pays them, with the winners given).
 
     Args:
       state: a terminal LeducState of the betting template.
-      winners: the seats that win, a non-empty subset of
-        :meth:`showdown_players`.
+      winners: the seats that win (see :meth:`CardRules.payoffs`).
 
     Returns:
-      [players] returns: each winner's share of the pot, minus what each
-      player put in.
+      [players] returns.
     """
-    # LeducState._finish with the winners given.
     share = float(sum(state.contribution)) / len(winners)
     return [(share if p in winners else 0.0) - contribution
             for p, contribution in enumerate(state.contribution)]
 
-  def infoset_key(self, state: pyspiel.State, player: int, card: int,
-                  public: int | None) -> str:
-    """``player``'s infostate string with these cards (see
-    :meth:`CardRules.infoset_key`).
 
-    Args:
-      state: a decision LeducState of the betting template (modified).
-      player: the acting seat.
-      card: ``player``'s private card.
-      public: the public card, or None before it is dealt.
-
-    Returns:
-      The information-state string.
-    """
-    state.private_cards[player] = card
-    state.public_card = public
-    return state.information_state_string(player)
-
-
-def build_leduc_tree(game: LeducGame, limit: SizeLimit
-                     ) -> tuple[dict[str, np.ndarray], list[str]]:
-  """The arrays and infoset keys of a ``spiel_ext_leduc`` game.
-
-  Args:
-    game: the game.
-    limit: the size limit the engine admitted the game with.
-
-  Returns:
-    (arrays, keys), as
-    :func:`~spiel_ext.games.card_tree.build_card_game_tree` returns them.
-
-  Raises:
-    ValueError: the tree is above ``limit``.
-  """
-  return build_card_game_tree(game, limit, LeducCards(game.rules))
+# The engine's native builder of every spiel_ext_leduc.
+build_leduc_tree = LeducCards.build_tree

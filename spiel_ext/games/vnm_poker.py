@@ -41,8 +41,9 @@ import dataclasses
 import numpy as np
 import pyspiel
 
-from spiel_ext.games.common import (Observer, PrivateInfo, check_integer,
-                                    check_positive, poker_game_type)
+from spiel_ext.games.common import (Observer, PrivateInfo, RulesGame,
+                                    check_integer, check_positive,
+                                    poker_game_type, zero_sum_info)
 
 FOLD, CALL, RAISE = 0, 1, 2
 VARIANTS = ("asymmetric", "raise")
@@ -102,54 +103,16 @@ class VnmRules:
     """The most decisions in one game: 4 for "raise", 2 for "asymmetric"."""
     return 4 if self.variant == "raise" else 2
 
-
-class VnmPokerGame(pyspiel.Game):
-  """vN&M poker with the parameters of the module docstring.
-
-  Args:
-    params: pyspiel's parameter dict (from the game string).
-
-  Raises:
-    ValueError: a parameter outside its accepted values (named).
-  """
-
-  # The engine builds the tree from the rules (spiel_ext.engine.native).
-  native_tree_builder = "spiel_ext.games.vnm_poker_tree:build_vnm_poker_tree"
-
-  def __init__(self, params=None):
-    self.rules = VnmRules.from_parameters(params)
-    rules = self.rules
-    top = rules.ante + rules.bet + (rules.raise_size
-                                    if rules.variant == "raise" else 0.0)
-    info = pyspiel.GameInfo(
-        num_distinct_actions=3, max_chance_outcomes=rules.hands,
-        num_players=2, min_utility=-top, max_utility=top, utility_sum=0.0,
-        max_game_length=rules.max_turns)
-    super().__init__(_GAME_TYPE, info, params or {})
-
-  def new_initial_state(self):
-    """The start of a game: the deal of the hands.
+  def game_info(self) -> pyspiel.GameInfo:
+    """The GameInfo of vN&M poker with these rules.
 
     Returns:
-      A new :class:`VnmPokerState`.
+      3 actions, a deal of one of ``hands`` hands, and utilities up to the
+      ante, the bet and (in the "raise" variant) the raise either way.
     """
-    return VnmPokerState(self)
-
-  def make_py_observer(self, iig_obs_type=None, params=None):
-    """An observer of this game's states (OpenSpiel's observation API).
-
-    Args:
-      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-        default observation.
-      params: observation parameters; none are supported.
-
-    Returns:
-      A new :class:`VnmObserver`.
-
-    Raises:
-      ValueError: ``params`` is not empty.
-    """
-    return VnmObserver(self.rules, iig_obs_type, params)
+    top = self.ante + self.bet + (self.raise_size
+                                  if self.variant == "raise" else 0.0)
+    return zero_sum_info(3, self.hands, 2, -top, top, self.max_turns)
 
 
 # Betting histories as strings of letters; each maps to the legal actions of
@@ -355,6 +318,22 @@ class VnmObserver(Observer):
       else:
         text += " pot " + " ".join(f"{c:g}" for c in state.contributions())
     return text
+
+
+class VnmPokerGame(RulesGame):
+  """vN&M poker with the parameters of the module docstring.
+
+  Args:
+    params: pyspiel's parameter dict (from the game string).
+
+  Raises:
+    ValueError: a parameter outside its accepted values (named).
+  """
+
+  # The engine builds the tree from the rules (spiel_ext.engine.native).
+  native_tree_builder = "spiel_ext.games.vnm_poker_tree:build_vnm_poker_tree"
+  game_type, rules_class = _GAME_TYPE, VnmRules
+  state_class, observer_class = VnmPokerState, VnmObserver
 
 
 pyspiel.register_game(_GAME_TYPE, VnmPokerGame)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyspiel
 
-from spiel_ext.games.common import check_integer
+from spiel_ext.games.common import RulesGame, check_integer, zero_sum_info
 from spiel_ext.games.unknown_env.observer import UnknownEnvObserver
 from spiel_ext.games.unknown_env.params import (DEFAULTS, LOSS, NAME, WIN,
                                                 check_chance_model, game_type)
@@ -89,69 +89,6 @@ class _BaseState:
 
   def __reduce__(self):
     return (_detached, ())
-
-
-class UnknownEnvGame(pyspiel.Game):
-  """The true game of one environment instance.
-
-  Args:
-    params: pyspiel's parameter dict: ``game`` (the base game, default
-      ``kuhn_poker()``), ``env_seed`` (an integer >= 0, default 0) and
-      ``chance`` ("game", the default, or "dirichlet"; see
-      :mod:`spiel_ext.games.unknown_env`).
-
-  Raises:
-    ValueError: a bad ``env_seed`` or ``chance``, or a base game that cannot
-      be loaded or compiled or does not have two players.
-  """
-
-  # The engine builds the tree from the base tree (spiel_ext.engine.native).
-  native_tree_builder = (
-      "spiel_ext.games.unknown_env.tree:build_unknown_env_tree")
-
-  def __init__(self, params=None):
-    from spiel_ext.games.unknown_env.hidden import HiddenParameters, base_tree_for  # pylint: disable=g-import-not-at-top
-    values = dict(DEFAULTS)
-    values.update(params or {})
-    env_seed = check_integer(NAME, "env_seed", values["env_seed"], 0)
-    chance = check_chance_model(values["chance"])
-    self.base_tree = base_tree_for(values["game"])
-    self.hidden = HiddenParameters.sample(self.base_tree, env_seed, chance)
-    self.instance = _Instance(self.base_tree, self.hidden)
-    base = self.base_tree.game
-    base_type = base.get_type()
-    info = pyspiel.GameInfo(
-        num_distinct_actions=base.num_distinct_actions(),
-        max_chance_outcomes=max(base.max_chance_outcomes(), 2),
-        num_players=2, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-        max_game_length=base.max_game_length())
-    super().__init__(game_type(base_type.provides_information_state_tensor,
-                               base_type.provides_observation_tensor),
-                     info, params or {})
-
-  def new_initial_state(self):
-    """The start of a game: the base game's root.
-
-    Returns:
-      A new :class:`UnknownEnvState`.
-    """
-    return UnknownEnvState(self)
-
-  def make_py_observer(self, iig_obs_type=None, params=None):
-    """An observer of this game's states (OpenSpiel's observation API).
-
-    Args:
-      iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-        default observation.
-      params: observation parameters; none are supported.
-
-    Returns:
-      A new :class:`~spiel_ext.games.unknown_env.observer.UnknownEnvObserver`.
-
-    Raises:
-      ValueError: ``params`` is not empty.
-    """
-    return UnknownEnvObserver(self.base_tree.game, iig_obs_type, params)
 
 
 class UnknownEnvState(pyspiel.State):
@@ -253,6 +190,49 @@ class UnknownEnvState(pyspiel.State):
   def __str__(self):
     suffix = "" if self.reward is None else f" reward {self.reward:+.0f}"
     return f"{self.base_state}{suffix}"
+
+
+class UnknownEnvGame(RulesGame):
+  """The true game of one environment instance.
+
+  Args:
+    params: pyspiel's parameter dict: ``game`` (the base game, default
+      ``kuhn_poker()``), ``env_seed`` (an integer >= 0, default 0) and
+      ``chance`` ("game", the default, or "dirichlet"; see
+      :mod:`spiel_ext.games.unknown_env`).
+
+  Raises:
+    ValueError: a bad ``env_seed`` or ``chance``, or a base game that cannot
+      be loaded or compiled or does not have two players.
+  """
+
+  # The engine builds the tree from the base tree (spiel_ext.engine.native).
+  native_tree_builder = (
+      "spiel_ext.games.unknown_env.tree:build_unknown_env_tree")
+  state_class, observer_class = UnknownEnvState, UnknownEnvObserver
+
+  def __init__(self, params=None):
+    from spiel_ext.games.unknown_env.hidden import HiddenParameters, base_tree_for  # pylint: disable=g-import-not-at-top
+    values = dict(DEFAULTS)
+    values.update(params or {})
+    env_seed = check_integer(NAME, "env_seed", values["env_seed"], 0)
+    chance = check_chance_model(values["chance"])
+    self.base_tree = base_tree_for(values["game"])
+    self.hidden = HiddenParameters.sample(self.base_tree, env_seed, chance)
+    self.instance = _Instance(self.base_tree, self.hidden)
+    base = self.base_tree.game
+    base_type = base.get_type()
+    info = zero_sum_info(base.num_distinct_actions(),
+                         max(base.max_chance_outcomes(), 2), 2, -1.0, 1.0,
+                         base.max_game_length())
+    pyspiel.Game.__init__(
+        self, game_type(base_type.provides_information_state_tensor,
+                        base_type.provides_observation_tensor),
+        info, params or {})
+
+  def _observed(self) -> pyspiel.Game:
+    """What the observers are made from: the base game."""
+    return self.base_tree.game
 
 
 pyspiel.register_game(game_type(), UnknownEnvGame)
