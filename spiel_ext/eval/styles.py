@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from spiel_ext.engine import GameTree, compile_game
+from spiel_ext.games.leduc import rank_labels
 from spiel_ext.policy import PolicyLike, as_strategy
 
 
@@ -133,7 +134,6 @@ def private_hand(tree: GameTree, row: int) -> tuple[str, tuple]:
       return label + ("s" if suited else "o"), (0, *ranks, int(suited))
     return label, (int(len(ranks) > 1 and len(set(ranks)) == 1), *ranks, 0)
   if text.isdigit() and tree.game.get_type().short_name == "leduc_poker":
-    from spiel_ext.games.leduc import rank_labels  # pylint: disable=g-import-not-at-top
     rank = rank_labels(tree.num_players + 1)[int(text) // 2]
     return rank, (0, _RANKS.index(rank))
   card = re.search(r"\[Card ([2-9TJQKA])[a-z]\]", key)

@@ -27,6 +27,7 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.engine import GameTree, compile_game
+from spiel_ext.games import vnm_solution as solution
 from spiel_ext.policy import (PolicyLike, as_strategy, check_min_action_prob,
                               remove_perturbation)
 
@@ -190,7 +191,6 @@ def continuous_solution_policy(game) -> np.ndarray:
     ValueError: not a vN&M game, or a raise variant whose ante : bet :
       raise_size is not 1 : 2 : 2 (the only closed form known).
   """
-  from spiel_ext.games import vnm_solution as solution  # pylint: disable=g-import-not-at-top
   tree = compile_game(game)
   parameters = vnm_parameters(tree)
   hands = int(parameters["hands"])
