@@ -11,6 +11,7 @@ from pathlib import Path
 
 from spiel_ext.executors.local import LocalExecutor
 from spiel_ext.executors.progress import progress_reporters
+from spiel_ext.executors.ray_cluster import RayExecutor
 from spiel_ext.executors.resume import Job, unit_store
 from spiel_ext.executors.units import WorkUnit
 
@@ -21,20 +22,45 @@ __all__ = ["EXECUTORS", "Job", "LocalExecutor", "WorkUnit", "make_executor",
 
 
 def make_executor(name: str, workers: int = 1, ray_address: str | None = None):
-  """The executor called ``name`` ("local" or "ray")."""
+  """The executor called ``name``.
+
+  Args:
+    name: "local" (processes on this machine) or "ray" (Ray tasks; Ray
+      itself is imported when the executor is made).
+    workers: the number of local processes, or of CPUs for a Ray instance
+      started here.
+    ray_address: a running Ray cluster to join ("auto" or "host:port"); None
+      starts a local Ray instance.
+
+  Returns:
+    A ``LocalExecutor`` or a ``RayExecutor``.
+
+  Raises:
+    ValueError: ``name`` is not an executor, or Ray is not installed.
+  """
   if name == "local":
     return LocalExecutor(workers)
   if name == "ray":
-    from spiel_ext.executors.ray_cluster import RayExecutor  # pylint: disable=g-import-not-at-top
-    return RayExecutor(ray_address, num_cpus=workers if not ray_address else None)
+    return RayExecutor(ray_address,
+                       num_cpus=workers if not ray_address else None)
   raise ValueError(f"executor must be one of {list(EXECUTORS)}; got {name!r}.")
 
 
 def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
              checkpoint_every: int, quiet: bool = False,
              label: str = "run") -> None:
-  """Runs every job, resuming finished and unfinished units from disk;
-  progress bars on a terminal, a line per tenth otherwise."""
+  """Runs every job, resuming finished and unfinished units from disk.
+
+  Progress shows as bars on a terminal, a line per tenth otherwise.
+
+  Args:
+    jobs: the work units with their solver factories and metrics.
+    output_dir: the folder the units' rows and checkpoints go to.
+    executor: what runs them (see :func:`make_executor`).
+    checkpoint_every: iterations between checkpoints.
+    quiet: True to report no progress.
+    label: the name the progress report shows.
+  """
   units, iterations = progress_reporters(
       label, len(jobs), sum(job.unit.iterations for job in jobs), quiet)
   try:
