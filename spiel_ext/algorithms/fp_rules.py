@@ -38,7 +38,8 @@ With min_action_prob = eps the mixed-in profile is b_eps = eps + (1 - |A|
 eps) b, and XFP's best response is computed in the eps-restricted space
 (Schulze 2023, eq. 24).
 
-Step rules, with alpha = 1/(t+1):
+Step rules (in :mod:`spiel_ext.algorithms.fp_steps`, importable from here),
+with alpha = 1/(t+1):
   EmpiricalStep     sigma_{t+1}(I) = (t sigma_t(I) + b_t(I)) / (t+1) at every
                     infoset (Schulze 2023, eq. 3; BUFP(EF), Ju, Fang, Luo
                     2024, eq. 13; Hendon, Jacobsen, Sloth's stepsize).
@@ -54,9 +55,7 @@ A step returns the player's new rows of sigma; the solver writes them.
 from __future__ import annotations
 
 import dataclasses
-import math
 import types
-import weakref
 from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
@@ -64,9 +63,12 @@ import numba
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_bool, check_choice
+# The step rules, kept importable from here.
+from spiel_ext.algorithms.fp_steps import (CountingStep, EmpiricalStep,
+                                           RealizationStep, count_unit,
+                                           realization_step)
 from spiel_ext.algorithms.protocol import plain_data
-from spiel_ext.engine import GameTree, passes
-from spiel_ext.policy import mix_in
+from spiel_ext.engine import GameTree
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -106,45 +108,6 @@ def argmax_profile(values, legal, even_split, out):
           out[row, a] = 1.0 / count
     else:
       out[row, first] = 1.0
-
-
-@_jit
-def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
-                     renormalize, out):
-  """XFP's update of one player's rows, written to ``out``.
-
-  sigma(I, a) + alpha x_b(I) (b(I, a) - sigma(I, a)) /
-                ((1 - alpha) x_sigma(I) + alpha x_b(I)),
-  sigma unchanged where the denominator is 0; with ``renormalize`` each row
-  is clipped at 0 and rescaled to sum to 1 (Schulze 2023, eq. 18).
-
-  Args:
-    current: sigma on the player's rows, [rows, actions].
-    mixed: b (eps-mixed), [rows, actions].
-    legal: [rows, actions], True where an action is legal.
-    x_sigma: [rows] the player's own reach of each infoset under sigma.
-    x_best: [rows] the same with b in place of the player's sigma.
-    alpha: the step, 1/(t+1).
-    renormalize: True to clip and rescale each updated row.
-    out: [rows, actions], written: the new rows.
-  """
-  for row in range(current.shape[0]):
-    for a in range(current.shape[1]):
-      out[row, a] = current[row, a]
-    denominator = (1.0 - alpha) * x_sigma[row] + alpha * x_best[row]
-    if denominator <= 0.0:
-      continue
-    scale = alpha * x_best[row] / denominator
-    total = 0.0
-    for a in range(current.shape[1]):
-      if legal[row, a]:
-        out[row, a] += scale * (mixed[row, a] - out[row, a])
-        if renormalize and out[row, a] < 0.0:
-          out[row, a] = 0.0
-        total += out[row, a]
-    if renormalize and total > 0.0:
-      for a in range(current.shape[1]):
-        out[row, a] /= total
 
 
 # -------------------------------------------------------------- interfaces
@@ -381,150 +344,3 @@ class BeliefDecision:
     profile = np.empty_like(values)
     argmax_profile(values, context.legal, self.even_split, profile)
     return profile
-
-
-# ---------------------------------------------------------------- steps
-@plain_data
-@dataclasses.dataclass(frozen=True)
-class EmpiricalStep:
-  """sigma_{t+1} = (t sigma_t + b_t) / (t + 1) at every infoset (b_t
-  eps-mixed)."""
-
-  def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
-    """The player's next rows of sigma (see the class docstring).
-
-    Args:
-      profile: b_t, the decision rule's [player rows, actions] profile
-        (before the eps perturbation).
-      context: the player's :class:`FPContext`.
-
-    Returns:
-      The player's new rows of sigma, a new [player rows, actions] array.
-    """
-    mixed = mix_in(profile, context.legal, context.min_action_prob)
-    t = context.t
-    return (t * context.strategy[context.rows] + mixed) / (t + 1)
-
-
-# lcm(1..max |A|) of each tree a CountingStep has run on (computed once).
-_COUNT_UNITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def count_unit(tree: GameTree) -> int:
-  """L = lcm(1..max |A|): :class:`CountingStep` keeps its counts in units of
-  1/L, so that an even split over any k <= max |A| actions is exact.
-
-  Args:
-    tree: the compiled game.
-
-  Returns:
-    L, an int (computed once per tree).
-  """
-  unit = _COUNT_UNITS.get(tree)
-  if unit is None:
-    unit = math.lcm(*range(1, int(tree.infoset_num_actions.max()) + 1))
-    _COUNT_UNITS[tree] = unit
-  return unit
-
-
-@plain_data
-@dataclasses.dataclass(frozen=True)
-class CountingStep:
-  """The empirical step with exact integer counts of best decisions.
-
-  sigma_{T+1} = (sigma_1 + sum_t b_t) / (T + 1) with sum_t b_t held in
-  int64 units of 1/L, L = lcm(1..max |A|) (an even split over k maximisers
-  adds L/k), so the average carries no round-off between iterations. The
-  counts are this rule's own array, ``decision_counts`` (saved with the
-  solver's state).
-  """
-
-  def initial_state(self, tree: GameTree) -> dict[str, np.ndarray]:
-    """{"decision_counts": zeros}: the counts, [infosets, actions] int64.
-
-    Args:
-      tree: the solver's compiled game.
-
-    Returns:
-      {"decision_counts": a new int64 array of zeros}.
-    """
-    return {"decision_counts": np.zeros(tree.infoset_legal.shape,
-                                        dtype=np.int64)}
-
-  def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
-    """The player's next rows of sigma (see the class docstring).
-
-    Args:
-      profile: b_t, the decision rule's [player rows, actions] profile
-        (before the eps perturbation).
-      context: the player's :class:`FPContext`.
-
-    Returns:
-      The player's new rows of sigma, a new [player rows, actions] array.
-
-    Raises:
-      OverflowError: t L would overflow the int64 counts.
-    """
-    tree, t = context.tree, context.t
-    unit = count_unit(tree)
-    # A row's counts sum to t L after iteration t: refuse before int64 wraps
-    # (L = 2520 for |A| <= 10 allows 3.6e15 iterations, but L grows fast:
-    # |A| = 40 allows only about 1,700).
-    if t * unit > np.iinfo(np.int64).max:
-      raise OverflowError(
-          f"integer_counting: iteration {t} would overflow the int64 counts "
-          f"of best decisions (kept in units of 1/{unit}, lcm(1..max "
-          "|A|)); use integer_counting=False for runs this long on "
-          f"{tree.game_string}.")
-    counts = context.state["decision_counts"]
-    counts += np.rint(profile * unit).astype(np.int64)
-    legal = context.legal
-    eps = context.min_action_prob
-    mixed_counts = counts / unit
-    if eps:
-      num_actions = legal.sum(axis=1, keepdims=True)
-      mixed_counts = t * eps * legal + (1.0 - num_actions * eps) * mixed_counts
-    return (context.initial_sigma[context.rows] + mixed_counts) / (t + 1)
-
-
-@plain_data
-@dataclasses.dataclass(frozen=True)
-class RealizationStep:
-  """XFP's realization-weighted step (Heinrich et al. 2015, Algorithm 1);
-  with ``renormalize`` each updated row is clipped at 0 and rescaled to sum
-  to 1 (Schulze 2023, eq. 18).
-
-  Attributes:
-    renormalize: False (default) or True.
-  """
-
-  renormalize: bool = False
-
-  def __post_init__(self) -> None:
-    object.__setattr__(self, "renormalize",
-                       check_bool("renormalize", self.renormalize))
-
-  def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
-    """The player's next rows of sigma (see the class docstring).
-
-    Args:
-      profile: b_t, the decision rule's [player rows, actions] profile
-        (before the eps perturbation).
-      context: the player's :class:`FPContext`.
-
-    Returns:
-      The player's new rows of sigma, a new [player rows, actions] array.
-    """
-    rows, legal, sigma = context.rows, context.legal, context.strategy
-    own_sequence = context.tree.own_sequence
-    mixed = mix_in(profile, legal, context.min_action_prob)
-    x_sigma = passes.own_reach_of_infosets(own_sequence, sigma, rows.start,
-                                           rows.stop)
-    best_profile = sigma.copy()
-    best_profile[rows] = mixed
-    x_best = passes.own_reach_of_infosets(own_sequence, best_profile,
-                                          rows.start, rows.stop)
-    updated = np.empty_like(mixed)
-    realization_step(sigma[rows], mixed, legal, x_sigma, x_best,
-                     1.0 / (context.t + 1), self.renormalize, updated)
-    return updated
