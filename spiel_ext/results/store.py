@@ -24,19 +24,20 @@ the finished unit) and ``snapshot_<name>.npz`` (average strategies kept for
 later analysis, such as head-to-head tables).
 :func:`load_results` merges the units of a run's manifest into one DataFrame;
 :func:`write_merged` saves it as ``results.parquet`` and ``results.csv``.
+The rows themselves (:class:`Row`, :data:`COLUMNS`, their checks) are
+defined in :mod:`spiel_ext.results.rows` and importable from here.
 """
 
 from __future__ import annotations
 
 import csv
-import dataclasses
 import hashlib
 import io
 import json
 import os
 import warnings
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -45,48 +46,10 @@ from spiel_ext.algorithms.plain import from_document, to_document
 from spiel_ext.algorithms.protocol import FORMAT_VERSION
 from spiel_ext.files import append_text, atomic_write
 from spiel_ext.results.manifest import read_manifest
-
-COLUMNS = ("experiment", "game", "algorithm", "hyperparameters", "seed",
-           "iteration", "episodes", "wall_time", "metric", "value")
-_TYPES = {"experiment": str, "game": str, "algorithm": str,
-          "hyperparameters": str, "seed": "int64", "iteration": "int64",
-          "episodes": "Int64", "wall_time": "float64", "metric": str,
-          "value": "float64"}
-
-
-def canonical_json(value: Any) -> str:
-  """JSON with sorted keys and no spaces: equal values, equal strings."""
-  return json.dumps(value, sort_keys=True, separators=(",", ":"),
-                    default=repr)
-
-
-@dataclasses.dataclass(frozen=True)
-class Row:
-  """One measurement (see the module docstring for the fields)."""
-  experiment: str
-  game: str
-  algorithm: str
-  hyperparameters: str
-  seed: int
-  iteration: int
-  episodes: int | None
-  wall_time: float
-  metric: str
-  value: float
-
-  def as_record(self) -> list[str]:
-    return [self.experiment, self.game, self.algorithm, self.hyperparameters,
-            str(self.seed), str(self.iteration),
-            "" if self.episodes is None else str(self.episodes),
-            repr(float(self.wall_time)), self.metric, repr(float(self.value))]
-
-  @classmethod
-  def from_record(cls, record: Sequence[str]) -> "Row":
-    if len(record) != len(COLUMNS):
-      raise ValueError(f"expected {len(COLUMNS)} fields, got {len(record)}")
-    return cls(record[0], record[1], record[2], record[3], int(record[4]),
-               int(record[5]), int(record[6]) if record[6] else None,
-               float(record[7]), record[8], float(record[9]))
+# COLUMNS and canonical_json are imported from here too.
+# pylint: disable-next=unused-import
+from spiel_ext.results.rows import (COLUMNS, Row, UnitRows, canonical_json,
+                                    row_check, rows_to_frame)
 
 
 class CorruptUnit(Exception):
@@ -163,43 +126,6 @@ def decode_checkpoint(data: bytes, source: str = "checkpoint"
   except (KeyError, TypeError, ValueError) as error:
     raise CorruptUnit(f"{source} is a damaged checkpoint "
                       f"({type(error).__name__}: {error})") from None
-
-
-def row_check(previous: str, record: str) -> str:
-  """The check of a row: a hash of the previous row's check and this row's
-  text, so each row vouches for every row before it (a unit's first row
-  chains from the unit's id)."""
-  return hashlib.blake2b(f"{previous}\n{record}".encode("utf-8"),
-                         digest_size=8).hexdigest()
-
-
-@dataclasses.dataclass
-class UnitRows:
-  """What a unit's ``rows.csv`` holds, read without changing it.
-
-  Attributes:
-    unit_id: the unit's id, where the rows' chain of checks starts.
-    rows: the rows up to the first line that fails its check.
-    lines: their text, as stored.
-    checks: their checks.
-    problem: why reading stopped early, or None when every line is good.
-    torn_tail: the only bad line is a last one without its newline (a
-      crash mid-append).
-  """
-  unit_id: str
-  rows: list[Row] = dataclasses.field(default_factory=list)
-  lines: list[str] = dataclasses.field(default_factory=list)
-  checks: list[str] = dataclasses.field(default_factory=list)
-  problem: str | None = None
-  torn_tail: bool = False
-
-  def check_after(self, count: int) -> str:
-    """The check of the first ``count`` rows (the unit id for none)."""
-    return self.checks[count - 1] if count else self.unit_id
-
-  @property
-  def last_check(self) -> str:
-    return self.check_after(len(self.rows))
 
 
 class UnitStore:
@@ -449,13 +375,6 @@ class UnitStore:
       except (FileNotFoundError, NotADirectoryError):
         pass
     self._count, self._last_check = 0, self.unit_id
-
-
-def rows_to_frame(rows: Iterable[Row]) -> pd.DataFrame:
-  """A DataFrame with exactly :data:`COLUMNS`, typed."""
-  frame = pd.DataFrame([dataclasses.astuple(row) for row in rows],
-                       columns=list(COLUMNS))
-  return frame.astype(_TYPES)
 
 
 def load_results(output_dir: str | os.PathLike,
