@@ -248,14 +248,8 @@ class FSPLearner(EpisodeLearner):
     self._batch_size = self.config.batch_size
     self.terminal_bonus = self._terminal_bonus()
 
-  def current_strategy(self) -> np.ndarray:
-    """[rules infosets, actions]: the average strategy (see the class
-    docstring).
-
-    Returns:
-      A new [rules infosets, actions] array.
-    """
-    return self.average_strategy()
+  # As PosteriorFSPLearner's: the average strategy.
+  current_strategy = PosteriorFSPLearner.current_strategy
 
   def _save_state(self, state: dict[str, Any]) -> None:
     super()._save_state(state)

@@ -88,7 +88,28 @@ class EnvironmentModel:
     self.posterior.observe(episode.histories, episode.reward)
 
 
-class NoBonus:
+class StatelessPart:
+  """A learner's part that keeps nothing across iterations: it saves
+  nothing into a learner's state and restores nothing from it."""
+
+  def save(self, state: dict[str, Any]) -> None:
+    """Adds nothing to a learner's state.
+
+    Args:
+      state: the learner's state dict.
+    """
+    del state
+
+  def load(self, state: dict[str, Any]) -> None:
+    """Restores nothing.
+
+    Args:
+      state: the learner's state dict.
+    """
+    del state
+
+
+class NoBonus(StatelessPart):
   """No information bonus: the draws go to the solver and the exploration
   policy as they are."""
 
@@ -142,22 +163,6 @@ class NoBonus:
       episode: the episode (unused).
     """
     del episode
-
-  def save(self, state: dict[str, Any]) -> None:
-    """Adds nothing to a learner's state.
-
-    Args:
-      state: the learner's state dict.
-    """
-    del state
-
-  def load(self, state: dict[str, Any]) -> None:
-    """Restores nothing.
-
-    Args:
-      state: the learner's state dict.
-    """
-    del state
 
 
 NO_BONUS = NoBonus()
@@ -248,7 +253,7 @@ class BonusPlacement(NoBonus):
     self.bonus.load_state_dict(state["bonus"])
 
 
-class Playing:
+class Playing(StatelessPart):
   """Episodes that play one strategy: the solver's average or current
   strategy, or uniformly random.
 
@@ -293,22 +298,6 @@ class Playing:
     else:
       strategy = solver.current_strategy()
     return [strategy] * self.episodes
-
-  def save(self, state: dict[str, Any]) -> None:
-    """Adds nothing to a learner's state.
-
-    Args:
-      state: the learner's state dict.
-    """
-    del state
-
-  def load(self, state: dict[str, Any]) -> None:
-    """Restores nothing.
-
-    Args:
-      state: the learner's state dict.
-    """
-    del state
 
 
 class Exploring(Playing):
