@@ -90,9 +90,9 @@ import dataclasses
 
 import pyspiel
 
-from spiel_ext.games.common import (Observer, PrivateInfo, RulesGame,
-                                    check_integer, poker_game_type,
-                                    zero_sum_info)
+from spiel_ext.games.common import (CardState, GameRules, RulesGame,
+                                    RulesObserver, check_integer,
+                                    poker_game_type, zero_sum_info)
 
 RANKS = 3
 RANK_LABELS = "JQK"
@@ -106,7 +106,7 @@ _GAME_TYPE = poker_game_type(_NAME, "Leduc(k) betting game of Zhou et al. "
 
 
 @dataclasses.dataclass(frozen=True)
-class BidLeducRules:
+class BidLeducRules(GameRules):
   """The parameters (plain data that state clones share).
 
   Attributes:
@@ -114,22 +114,11 @@ class BidLeducRules:
   """
   max_bid: int
 
+  defaults = _DEFAULTS
+
   @classmethod
-  def from_parameters(cls, params: dict) -> "BidLeducRules":
-    """Validated rules from pyspiel's parameter dict.
-
-    Args:
-      params: {parameter name: value} as pyspiel passes it (``max_bid``
-        defaults to 4; None for the defaults).
-
-    Returns:
-      The rules.
-
-    Raises:
-      ValueError: ``max_bid`` is not an integer >= 1.
-    """
-    values = dict(_DEFAULTS)
-    values.update(params or {})
+  def _from_values(cls, values: dict) -> "BidLeducRules":
+    """The checked rules from a dict of every parameter."""
     return cls(max_bid=check_integer(_NAME, "max_bid", values["max_bid"], 1))
 
   @property
@@ -202,7 +191,7 @@ def showdown_winner(ranks: tuple[int, int], public: int) -> int | None:
   return 0 if ranks[0] > ranks[1] else 1
 
 
-class BidLeducState(pyspiel.State):
+class BidLeducState(CardState):
   """A Leduc(k) state: the ranks dealt, both stakes and the action ids of
   each round.
 
@@ -219,22 +208,11 @@ class BidLeducState(pyspiel.State):
     self.stakes = [NOT_BID, NOT_BID]
     self.sequences: list[list[int]] = [[], []]
     self.folded: int | None = None  # The player who folded, if one did.
-    self._next_player = 0
-    self._terminal = False
 
   # ------------------------------------------------------------- queries
-  def current_player(self):
-    """Who acts next.
-
-    Returns:
-      The seat to act, ``pyspiel.PlayerId.CHANCE`` at a deal or
-      ``pyspiel.PlayerId.TERMINAL`` once the game is over.
-    """
-    if self._terminal:
-      return pyspiel.PlayerId.TERMINAL
-    if len(self.ranks) < 2 or (self.round == 2 and self.public is None):
-      return pyspiel.PlayerId.CHANCE
-    return self._next_player
+  def _dealing(self) -> bool:
+    """Whether a card is to be dealt."""
+    return len(self.ranks) < 2 or (self.round == 2 and self.public is None)
 
   def chance_outcomes(self):
     """The outcomes of the chance node.
@@ -275,14 +253,6 @@ class BidLeducState(pyspiel.State):
 
   def _legal_actions(self, player):
     return list(range(self._num_actions(player)))
-
-  def is_terminal(self):
-    """Whether the game is over.
-
-    Returns:
-      True after a fold or the round-2 showdown.
-    """
-    return self._terminal
 
   def returns(self):
     """Each player's payoff.
@@ -360,31 +330,16 @@ def _actions_text(state: BidLeducState) -> str:
   return " | ".join(rounds).rstrip()
 
 
-class BidLeducObserver(Observer):
+class BidLeducObserver(RulesObserver):
   """Strings and tensors of a Leduc(k) state (layout: module docstring).
 
   Args:
-    rules: the game's rules.
-    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-      default observation (imperfect recall, public and own private info).
-    params: observation parameters; none are supported.
-
-  Raises:
-    ValueError: ``params`` is not empty.
+    rules, iig_obs_type, params: as :class:`RulesObserver` takes them.
   """
 
-  def __init__(self, rules: BidLeducRules, iig_obs_type=None, params=None):
-    self._rules = rules
-    super().__init__(iig_obs_type, params)
-
-  def pieces(self):
-    """The tensor's pieces for this observation type (layout: module
-    docstring).
-
-    Returns:
-      [(name, shape)]: "player", the private rank(s), and with public
-      information "public_rank" and "actions" (perfect recall) or "stakes".
-    """
+  def _pieces(self):
+    """The pieces: "player", the private rank(s), and with public
+    information "public_rank" and "actions" (perfect recall) or "stakes"."""
     pieces = self.private_pieces(2, "private_rank", RANKS)
     if self.public:
       pieces.append(("public_rank", (RANKS,)))
@@ -395,49 +350,27 @@ class BidLeducObserver(Observer):
         pieces.append(("stakes", (2,)))
     return pieces
 
-  def fill(self, state, player):
-    """Writes the observation into the zeroed views of ``dict``.
-
-    Args:
-      state: a :class:`BidLeducState`.
-      player: the observing seat.
-    """
+  def _fill(self, state, player):
+    """Writes the observation of a :class:`BidLeducState`."""
     self.fill_private(player, "private_rank", state.ranks)
-    views = self.dict
-    if "public_rank" in views and state.public is not None:
-      views["public_rank"][state.public] = 1
-    if "actions" in views:
+    self.fill_one_hot("public_rank", state.public)
+    if "actions" in self.dict:
+      actions = self.dict["actions"]
       for turn, action in enumerate(state.sequences[0] + state.sequences[1]):
-        views["actions"][turn, action] = 1
-    if "stakes" in views:
-      views["stakes"][:] = [max(stake, 0) for stake in state.stakes]
+        actions[turn, action] = 1
+    if "stakes" in self.dict:
+      self.dict["stakes"][:] = [max(stake, 0) for stake in state.stakes]
 
-  def string_from(self, state, player):
-    """The observation as a string (see the module docstring).
-
-    Args:
-      state: a :class:`BidLeducState`.
-      player: the observing seat.
-
-    Returns:
-      The information-state string with perfect recall, else the
-      observation string.
-    """
-    pieces = [f"[Player {player}]"]
-    if self.private == PrivateInfo.SINGLE_PLAYER and len(state.ranks) > player:
-      pieces.append(f"[Rank {RANK_LABELS[state.ranks[player]]}]")
-    elif self.private == PrivateInfo.ALL_PLAYERS:
-      ranks = " ".join(RANK_LABELS[rank] for rank in state.ranks)
-      pieces.append(f"[Ranks {ranks}]")
-    if self.public:
-      public = "-" if state.public is None else RANK_LABELS[state.public]
-      pieces.append(f"[Public {public}]")
-      if self.perfect_recall:
-        pieces.append(f"[Actions {_actions_text(state)}]")
-      else:
-        pieces.append(f"[Round {state.round}][Stakes "
-                      f"{_stakes_text(state.stakes)}]")
-    return "".join(pieces)
+  def _string(self, state, player):
+    """The string (see the module docstring)."""
+    public = "-" if state.public is None else RANK_LABELS[state.public]
+    if self.perfect_recall:
+      info = f"[Actions {_actions_text(state)}]"
+    else:
+      info = f"[Round {state.round}][Stakes {_stakes_text(state.stakes)}]"
+    return self.bracketed_string(
+        player, "Rank", [RANK_LABELS[rank] for rank in state.ranks], public,
+        info)
 
 
 class BidLeducGame(RulesGame):
@@ -454,6 +387,3 @@ class BidLeducGame(RulesGame):
   native_tree_builder = "spiel_ext.games.bid_leduc_tree:build_bid_leduc_tree"
   game_type, rules_class = _GAME_TYPE, BidLeducRules
   state_class, observer_class = BidLeducState, BidLeducObserver
-
-
-pyspiel.register_game(_GAME_TYPE, BidLeducGame)

@@ -18,8 +18,9 @@ import pyspiel
 
 from spiel_ext.checks import check_integer, check_positive
 
-__all__ = ["Observer", "PrivateInfo", "RulesGame", "check_integer",
-           "check_positive", "poker_game_type", "zero_sum_info"]
+__all__ = ["CardState", "GameRules", "Observer", "PrivateInfo", "RulesGame",
+           "RulesObserver", "check_integer", "check_positive",
+           "poker_game_type", "zero_sum_info"]
 
 
 def poker_game_type(short_name: str, long_name: str, parameters: dict,
@@ -83,16 +84,51 @@ def zero_sum_info(num_distinct_actions: int, max_chance_outcomes: int,
       max_game_length=max_game_length)
 
 
+class GameRules:
+  """Base of the games' rules: plain data made from pyspiel's parameter
+  dict, a parameter missing from it taking its default.
+
+  A subclass (a frozen dataclass) sets ``defaults`` ({parameter name:
+  default value}) and implements the class method ``_from_values(values)``:
+  the checked rules from a dict of every parameter.
+  """
+  defaults: dict = {}
+
+  @classmethod
+  def from_parameters(cls, params: dict | None) -> "GameRules":
+    """Validated rules from pyspiel's parameter dict.
+
+    Args:
+      params: {parameter name: value} as pyspiel passes it (a missing
+        parameter takes its default; None for all defaults).
+
+    Returns:
+      The rules.
+
+    Raises:
+      ValueError: a parameter outside its accepted values (named).
+    """
+    values = dict(cls.defaults)
+    values.update(params or {})
+    return cls._from_values(values)
+
+  @classmethod
+  def _from_values(cls, values: dict) -> "GameRules":
+    """The checked rules from a dict of every parameter."""
+    raise NotImplementedError
+
+
 class RulesGame(pyspiel.Game):
   """Base of our games: a game of ``game_type`` whose ``rules`` are
   ``rules_class.from_parameters(params)``, with ``rules.game_info()`` as its
   GameInfo; its states are ``state_class(game)`` and its observers
   ``observer_class(rules, iig_obs_type, params)``.
 
-  A subclass sets the four class attributes; one not made from such rules
-  has its own constructor instead, which sets ``rules`` (or overrides
-  ``_observed``) and calls ``pyspiel.Game.__init__(self, game_type,
-  game_info, params)``.
+  A subclass sets the four class attributes, and is registered with
+  pyspiel under ``game_type`` when it is defined. One not made from such
+  rules sets only the last two and has its own constructor, which sets
+  ``rules`` (or overrides ``_observed``) and calls
+  ``pyspiel.Game.__init__(self, game_type, game_info, params)``.
 
   Args:
     params: pyspiel's parameter dict (from the game string).
@@ -104,6 +140,11 @@ class RulesGame(pyspiel.Game):
   rules_class: type
   state_class: type
   observer_class: type
+
+  def __init_subclass__(cls, **kwargs):
+    super().__init_subclass__(**kwargs)
+    if "game_type" in vars(cls):
+      pyspiel.register_game(cls.game_type, cls)
 
   def __init__(self, params=None):
     self.rules = self.rules_class.from_parameters(params)
@@ -138,6 +179,47 @@ class RulesGame(pyspiel.Game):
     return self.rules
 
 
+class CardState(pyspiel.State):
+  """Base of the states of the Leduc-like games: chance deals (while
+  ``_dealing()``), then the player ``_next_player`` acts, until
+  ``_terminal``.
+
+  Args:
+    game: the game; the state starts at its first deal.
+  """
+
+  def __init__(self, game: pyspiel.Game):
+    super().__init__(game)
+    self._next_player = 0
+    self._terminal = False
+
+  def current_player(self):
+    """Who acts next.
+
+    Returns:
+      The seat to act, ``pyspiel.PlayerId.CHANCE`` at a deal or
+      ``pyspiel.PlayerId.TERMINAL`` once the game is over.
+    """
+    if self._terminal:
+      return pyspiel.PlayerId.TERMINAL
+    if self._dealing():
+      return pyspiel.PlayerId.CHANCE
+    return self._next_player
+
+  def is_terminal(self):
+    """Whether the game is over.
+
+    Returns:
+      True after a showdown or when all but one player folded.
+    """
+    return self._terminal
+
+  def _dealing(self) -> bool:
+    """Whether a card is to be dealt (a private one, or the public one
+    before round 2)."""
+    raise NotImplementedError
+
+
 class PrivateInfo(enum.Enum):
   """Whose private information an observation includes."""
   NONE = "none"
@@ -152,7 +234,8 @@ class Observer:
   reshaped numpy view into it. Subclasses set what they need, call this
   constructor, and implement ``pieces()`` (the (name, shape) list the
   requested observation includes), ``fill(state, player)`` (writes the
-  pieces into the zeroed views) and ``string_from(state, player)``.
+  pieces into the zeroed views) and ``string_from(state, player)``, or the
+  private ``_pieces``, ``_fill`` and ``_string`` those call.
 
   Args:
     iig_obs_type: the requested pyspiel.IIGObservationType; None for the
@@ -184,15 +267,6 @@ class Observer:
     for (name, shape), size in zip(pieces, sizes):
       self.dict[name] = self.tensor[start:start + size].reshape(shape)
       start += size
-
-  def pieces(self) -> Sequence[tuple[str, tuple[int, ...]]]:
-    """The tensor's pieces for the requested observation type (subclasses
-    implement it; called once, by the constructor).
-
-    Returns:
-      [(name, shape)] in tensor order.
-    """
-    raise NotImplementedError
 
   def private_pieces(self, players: int, name: str, size: int
                      ) -> list[tuple[str, tuple[int, ...]]]:
@@ -235,6 +309,52 @@ class Observer:
       for holder, item in enumerate(items):
         views[name + "s"][holder, item] = 1
 
+  def fill_one_hot(self, name: str, index: int | None) -> None:
+    """Sets ``dict[name][index]`` where the observation has that piece and
+    ``index`` is not None (a public card, once it is dealt).
+
+    Args:
+      name: the piece's name.
+      index: the one-hot position, or None for none.
+    """
+    if name in self.dict and index is not None:
+      self.dict[name][index] = 1
+
+  def bracketed_string(self, player: int, item: str, labels: Sequence[str],
+                       public: str, public_info: str) -> str:
+    """The Leduc-like games' string: ``[Player p]``, the player's private
+    item ``[<item> x]`` or every player's ``[<item>s x y]`` (as the
+    observation type asks), then with public information ``[Public y]``
+    and ``public_info``.
+
+    Args:
+      player: the observing seat.
+      item: the private item's name, such as "Card".
+      labels: each seat's private item dealt so far, as text.
+      public: the public item as text.
+      public_info: the rest of the public information, as text.
+
+    Returns:
+      The string.
+    """
+    pieces = [f"[Player {player}]"]
+    if self.private == PrivateInfo.SINGLE_PLAYER and len(labels) > player:
+      pieces.append(f"[{item} {labels[player]}]")
+    elif self.private == PrivateInfo.ALL_PLAYERS:
+      pieces.append(f"[{item}s {' '.join(labels)}]")
+    if self.public:
+      pieces.append(f"[Public {public}]{public_info}")
+    return "".join(pieces)
+
+  def pieces(self) -> Sequence[tuple[str, tuple[int, ...]]]:
+    """The tensor's pieces for the requested observation type (called
+    once, by the constructor).
+
+    Returns:
+      [(name, shape)] in tensor order.
+    """
+    return self._pieces()
+
   def set_from(self, state, player: int) -> None:
     """Writes the observation of ``state`` by ``player`` into ``tensor``.
 
@@ -246,17 +366,16 @@ class Observer:
     self.fill(state, player)
 
   def fill(self, state, player: int) -> None:
-    """Writes the pieces into the zeroed views of ``dict`` (subclasses
-    implement it).
+    """Writes the pieces into the zeroed views of ``dict``.
 
     Args:
       state: a state of the observer's game.
       player: the observing seat.
     """
-    raise NotImplementedError
+    self._fill(state, player)
 
   def string_from(self, state, player: int) -> str:
-    """The observation as a string (subclasses implement it).
+    """The observation as a string.
 
     Args:
       state: a state of the observer's game.
@@ -266,4 +385,30 @@ class Observer:
       The information-state string with perfect recall, else the
       observation string.
     """
+    return self._string(state, player)
+
+  def _pieces(self) -> Sequence[tuple[str, tuple[int, ...]]]:
+    """[(name, shape)] of the tensor's pieces, in tensor order."""
     raise NotImplementedError
+
+  def _fill(self, state, player: int) -> None:
+    """Writes the pieces into the zeroed views of ``dict``."""
+    raise NotImplementedError
+
+  def _string(self, state, player: int) -> str:
+    """The observation as a string."""
+    raise NotImplementedError
+
+
+class RulesObserver(Observer):
+  """An observer that reads its game's rules (``_rules``).
+
+  Args:
+    rules: the game's rules.
+    iig_obs_type, params: as :class:`Observer` takes them (a ValueError
+      where ``params`` is not empty).
+  """
+
+  def __init__(self, rules, iig_obs_type=None, params=None):
+    self._rules = rules
+    super().__init__(iig_obs_type, params)

@@ -53,9 +53,9 @@ import dataclasses
 
 import pyspiel
 
-from spiel_ext.games.common import (Observer, PrivateInfo, RulesGame,
-                                    check_integer, poker_game_type,
-                                    zero_sum_info)
+from spiel_ext.games.common import (CardState, GameRules, RulesGame,
+                                    RulesObserver, check_integer,
+                                    poker_game_type, zero_sum_info)
 
 FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "Fold", CALL: "Call", RAISE: "Raise"}
@@ -114,7 +114,7 @@ def rank_labels(ranks: int) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class LeducRules:
+class LeducRules(GameRules):
   """The parameters; states keep a reference (plain data, so OpenSpiel's
   state cloning copies it cheaply).
 
@@ -144,22 +144,11 @@ class LeducRules:
   fold_always: bool = False
   round2_first: str = "first"
 
+  defaults = _DEFAULTS
+
   @classmethod
-  def from_parameters(cls, params: dict) -> "LeducRules":
-    """Validated rules from pyspiel's parameter dict.
-
-    Args:
-      params: {parameter name: value} as pyspiel passes it (a missing
-        parameter takes its default; None for all defaults).
-
-    Returns:
-      The rules.
-
-    Raises:
-      ValueError: a parameter outside its accepted values (named).
-    """
-    values = dict(_DEFAULTS)
-    values.update(params or {})
+  def _from_values(cls, values: dict) -> "LeducRules":
+    """The checked rules from a dict of every parameter."""
     rules = cls(
         ranks=check_integer(_NAME, "ranks", values["ranks"], 2,
                             len(_RANK_LABELS)),
@@ -253,7 +242,7 @@ class LeducRules:
                          2 * self.bets_per_round)
 
 
-class LeducState(pyspiel.State):
+class LeducState(CardState):
   """A Leduc hold'em state; mirrors OpenSpiel's LeducState bookkeeping.
 
   Args:
@@ -274,25 +263,14 @@ class LeducState(pyspiel.State):
     self.num_calls = 0
     self.num_raises = 0
     self.sequences: list[list[int]] = [[], []]
-    self._next_player = 0
     self._last_actor = -1
-    self._terminal = False
     self._returns = [0.0] * players
 
   # ------------------------------------------------------------- queries
-  def current_player(self):
-    """Who acts next.
-
-    Returns:
-      The seat to act, ``pyspiel.PlayerId.CHANCE`` at a deal or
-      ``pyspiel.PlayerId.TERMINAL`` once the hand is over.
-    """
-    if self._terminal:
-      return pyspiel.PlayerId.TERMINAL
-    if len(self.private_cards) < self._rules.players or (
-        self.round == 2 and self.public_card is None):
-      return pyspiel.PlayerId.CHANCE
-    return self._next_player
+  def _dealing(self) -> bool:
+    """Whether a card is to be dealt."""
+    return len(self.private_cards) < self._rules.players or (
+        self.round == 2 and self.public_card is None)
 
   def _remaining_deck(self) -> list[int]:
     used = set(self.private_cards)
@@ -320,14 +298,6 @@ class LeducState(pyspiel.State):
       if not self._rules.bet_cap or raised <= self._rules.bet_cap:
         actions.append(RAISE)
     return actions
-
-  def is_terminal(self):
-    """Whether the hand is over.
-
-    Returns:
-      True after a showdown or when all but one player folded.
-    """
-    return self._terminal
 
   def returns(self):
     """Each player's net winnings.
@@ -433,7 +403,7 @@ def _betting(sequences) -> str:
                     for seq in sequences)
 
 
-class LeducObserver(Observer):
+class LeducObserver(RulesObserver):
   """Strings and tensors of a Leduc state (tensor layout: module docstring).
 
   The infostate string (perfect recall) shows the player, their card, the
@@ -443,27 +413,13 @@ class LeducObserver(Observer):
   betting history.
 
   Args:
-    rules: the game's rules.
-    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-      default observation (imperfect recall, public and own private info).
-    params: observation parameters; none are supported.
-
-  Raises:
-    ValueError: ``params`` is not empty.
+    rules, iig_obs_type, params: as :class:`RulesObserver` takes them.
   """
 
-  def __init__(self, rules: LeducRules, iig_obs_type=None, params=None):
-    self._rules = rules
-    super().__init__(iig_obs_type, params)
-
-  def pieces(self):
-    """The tensor's pieces for this observation type.
-
-    Returns:
-      [(name, shape)]: "player", the private card(s), and with public
-      information "community_card" and "betting" (perfect recall) or
-      "pot_contribution".
-    """
+  def _pieces(self):
+    """The pieces: "player", the private card(s), and with public
+    information "community_card" and "betting" (perfect recall) or
+    "pot_contribution"."""
     players, deck = self._rules.players, self._rules.deck_size
     pieces = self.private_pieces(players, "private_card", deck)
     if self.public:
@@ -474,17 +430,11 @@ class LeducObserver(Observer):
         pieces.append(("pot_contribution", (players,)))
     return pieces
 
-  def fill(self, state, player):
-    """Writes the observation into the zeroed views of ``dict``.
-
-    Args:
-      state: a :class:`LeducState`.
-      player: the observing seat.
-    """
+  def _fill(self, state, player):
+    """Writes the observation of a :class:`LeducState`."""
     self.fill_private(player, "private_card", state.private_cards)
+    self.fill_one_hot("community_card", state.public_card)
     views = self.dict
-    if "community_card" in views and state.public_card is not None:
-      views["community_card"][state.public_card] = 1
     if "betting" in views:
       for round_index, sequence in enumerate(state.sequences):
         for turn, action in enumerate(sequence):
@@ -493,51 +443,30 @@ class LeducObserver(Observer):
     if "pot_contribution" in views:
       views["pot_contribution"][:] = state.contribution
 
-  def string_from(self, state, player):
-    """The observation as a string (see the class docstring).
-
-    Args:
-      state: a :class:`LeducState`.
-      player: the observing seat.
-
-    Returns:
-      The information-state string with perfect recall, else the
-      observation string.
-    """
+  def _string(self, state, player):
+    """The string (see the class docstring)."""
     rules = self._rules
-    pieces = [f"[Player {player}]"]
-    if (self.private == PrivateInfo.SINGLE_PLAYER and
-        len(state.private_cards) > player):
-      pieces.append(f"[Card {rules.card_label(state.private_cards[player])}]")
-    elif self.private == PrivateInfo.ALL_PLAYERS:
-      cards = " ".join(rules.card_label(c) for c in state.private_cards)
-      pieces.append(f"[Cards {cards}]")
-    if self.public:
-      public = ("-" if state.public_card is None else
-                rules.card_label(state.public_card))
-      pieces.append(f"[Public {public}]")
-      if self.perfect_recall:
-        pieces.append(f"[Bets {_betting(state.sequences)}]")
-      else:
-        pieces.append(f"[Round {state.round}][Contributions "
-                      f"{' '.join(map(str, state.contribution))}]")
-    return "".join(pieces)
+    public = ("-" if state.public_card is None else
+              rules.card_label(state.public_card))
+    if self.perfect_recall:
+      info = f"[Bets {_betting(state.sequences)}]"
+    else:
+      info = (f"[Round {state.round}][Contributions "
+              f"{' '.join(map(str, state.contribution))}]")
+    return self.bracketed_string(
+        player, "Card", [rules.card_label(c) for c in state.private_cards],
+        public, info)
 
 
 class LeducGame(RulesGame):
-  """Leduc hold'em with the parameters of the module docstring.
+  """Leduc hold'em with the parameters of the module docstring (checked
+  by :meth:`LeducRules.from_parameters`; registered on import).
 
   Args:
     params: pyspiel's parameter dict (from the game string).
-
-  Raises:
-    ValueError: a parameter outside its accepted values (named).
   """
 
   # The engine builds the tree from the rules (spiel_ext.engine.native).
   native_tree_builder = "spiel_ext.games.leduc_tree:build_leduc_tree"
   game_type, rules_class = _GAME_TYPE, LeducRules
   state_class, observer_class = LeducState, LeducObserver
-
-
-pyspiel.register_game(_GAME_TYPE, LeducGame)

@@ -41,9 +41,10 @@ import dataclasses
 import numpy as np
 import pyspiel
 
-from spiel_ext.games.common import (Observer, PrivateInfo, RulesGame,
-                                    check_integer, check_positive,
-                                    poker_game_type, zero_sum_info)
+from spiel_ext.games.common import (GameRules, PrivateInfo, RulesGame,
+                                    RulesObserver, check_integer,
+                                    check_positive, poker_game_type,
+                                    zero_sum_info)
 
 FOLD, CALL, RAISE = 0, 1, 2
 VARIANTS = ("asymmetric", "raise")
@@ -56,7 +57,7 @@ _GAME_TYPE = poker_game_type(_NAME, "Von Neumann-Morgenstern poker "
 
 
 @dataclasses.dataclass(frozen=True)
-class VnmRules:
+class VnmRules(GameRules):
   """The parameters (plain data that state clones share).
 
   Attributes:
@@ -72,22 +73,11 @@ class VnmRules:
   raise_size: float
   variant: str
 
+  defaults = _DEFAULTS
+
   @classmethod
-  def from_parameters(cls, params: dict) -> "VnmRules":
-    """Validated rules from pyspiel's parameter dict.
-
-    Args:
-      params: {parameter name: value} as pyspiel passes it (a missing
-        parameter takes its default; None for all defaults).
-
-    Returns:
-      The rules.
-
-    Raises:
-      ValueError: a parameter outside its accepted values (named).
-    """
-    values = dict(_DEFAULTS)
-    values.update(params or {})
+  def _from_values(cls, values: dict) -> "VnmRules":
+    """The checked rules from a dict of every parameter."""
     if values["variant"] not in VARIANTS:
       raise ValueError(f"{_NAME}: variant must be one of {list(VARIANTS)}; "
                        f"got {values['variant']!r}.")
@@ -246,31 +236,16 @@ class VnmPokerState(pyspiel.State):
     return f"hands [{hands}] betting {self.betting or '-'}"
 
 
-class VnmObserver(Observer):
+class VnmObserver(RulesObserver):
   """Strings and tensors of a vN&M state (layout: module docstring).
 
   Args:
-    rules: the game's rules.
-    iig_obs_type: the requested pyspiel.IIGObservationType; None for the
-      default observation (imperfect recall, public and own private info).
-    params: observation parameters; none are supported.
-
-  Raises:
-    ValueError: ``params`` is not empty.
+    rules, iig_obs_type, params: as :class:`RulesObserver` takes them.
   """
 
-  def __init__(self, rules: VnmRules, iig_obs_type=None, params=None):
-    self._rules = rules
-    super().__init__(iig_obs_type, params)
-
-  def pieces(self):
-    """The tensor's pieces for this observation type (layout: module
-    docstring).
-
-    Returns:
-      [(name, shape)]: "player", the private hand(s), and with public
-      information "betting" (perfect recall) or "pot_contribution".
-    """
+  def _pieces(self):
+    """The pieces: "player", the private hand(s), and with public
+    information "betting" (perfect recall) or "pot_contribution"."""
     hands = self._rules.hands
     pieces = self.private_pieces(2, "private_hand", hands)
     if self.public:
@@ -280,13 +255,8 @@ class VnmObserver(Observer):
         pieces.append(("pot_contribution", (2,)))
     return pieces
 
-  def fill(self, state, player):
-    """Writes the observation into the zeroed views of ``dict``.
-
-    Args:
-      state: a :class:`VnmPokerState`.
-      player: the observing seat.
-    """
+  def _fill(self, state, player):
+    """Writes the observation of a :class:`VnmPokerState`."""
     self.fill_private(player, "private_hand", state.hands)
     views = self.dict
     if "betting" in views:
@@ -295,17 +265,8 @@ class VnmObserver(Observer):
     if "pot_contribution" in views:
       views["pot_contribution"][:] = state.contributions()
 
-  def string_from(self, state, player):
-    """The observation as a string (see the module docstring).
-
-    Args:
-      state: a :class:`VnmPokerState`.
-      player: the observing seat.
-
-    Returns:
-      The information-state string with perfect recall, else the
-      observation string.
-    """
+  def _string(self, state, player):
+    """The string (see the module docstring)."""
     hands = self._rules.hands
     text = f"P{player + 1}"
     if self.private == PrivateInfo.SINGLE_PLAYER and len(state.hands) > player:
@@ -321,19 +282,14 @@ class VnmObserver(Observer):
 
 
 class VnmPokerGame(RulesGame):
-  """vN&M poker with the parameters of the module docstring.
+  """vN&M poker with the parameters of the module docstring, which
+  :meth:`VnmRules.from_parameters` checks.
 
   Args:
     params: pyspiel's parameter dict (from the game string).
-
-  Raises:
-    ValueError: a parameter outside its accepted values (named).
   """
 
   # The engine builds the tree from the rules (spiel_ext.engine.native).
   native_tree_builder = "spiel_ext.games.vnm_poker_tree:build_vnm_poker_tree"
   game_type, rules_class = _GAME_TYPE, VnmRules
   state_class, observer_class = VnmPokerState, VnmObserver
-
-
-pyspiel.register_game(_GAME_TYPE, VnmPokerGame)
