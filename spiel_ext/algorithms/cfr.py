@@ -48,12 +48,12 @@ from spiel_ext.algorithms.base import SolverConfig, set_field
 from spiel_ext.algorithms.regret import (REGRET_OPTIONS_DOC,
                                          RegretMinimizationSolver,
                                          check_regret_options)
-from spiel_ext.algorithms.regret_rules import (AveragingRule,
-                                               DiscountedRegrets,
-                                               PlainRegrets, PlusRegrets,
-                                               PowerAveraging, RegretMatching,
-                                               RegretRule, StrategyRule,
-                                               check_dcfr_parameters)
+from spiel_ext.algorithms.discounting import (DiscountedRegrets,
+                                              PowerAveraging,
+                                              check_dcfr_parameters)
+from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
+                                               PlusRegrets, RegretMatching,
+                                               RegretRule, StrategyRule)
 from spiel_ext.engine import GameTree
 
 Rules = tuple[RegretRule, AveragingRule, StrategyRule]

@@ -32,13 +32,13 @@ import numpy as np
 from spiel_ext.algorithms.base import set_field
 from spiel_ext.algorithms.cfr import RegretMatchingConfig
 from spiel_ext.algorithms.checks import check_real
+from spiel_ext.algorithms.discounting import (MAX_GAMMA, PowerAveraging,
+                                              discount_and_add,
+                                              discount_factor)
 from spiel_ext.algorithms.pcfr_plus import PredictiveRegretMatching
 from spiel_ext.algorithms.protocol import plain_data
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
-from spiel_ext.algorithms.regret_rules import (MAX_GAMMA, PowerAveraging,
-                                               RegretMatching, UpdateContext,
-                                               discount_and_add,
-                                               discount_factor)
+from spiel_ext.algorithms.regret_rules import RegretMatching, UpdateContext
 
 
 @plain_data

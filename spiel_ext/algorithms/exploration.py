@@ -271,13 +271,8 @@ class InformationBonus:
     """This iteration's gain (:meth:`gain`) shifted into ``utility``.
 
     Args:
-      posterior: the learner's
-        :class:`~spiel_ext.algorithms.posterior.ConjugatePosterior` (its
-        gain is read for information="conjugate").
-      utility: the modelled game's utility [histories, 2] (for
-        information="bnn_sampled", player 1's terminal rewards are the
-        network's targets).
-        Changed in place.
+      posterior: as for :meth:`gain`.
+      utility: as for :meth:`gain`; changed in place.
 
     Returns:
       ``utility``.

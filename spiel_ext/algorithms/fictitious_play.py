@@ -41,17 +41,14 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.base import Solver
-# The configs (and the rule names they accept), kept importable from here.
-from spiel_ext.algorithms.fp_configs import (DECISIONS, INITIAL_POLICIES,
-                                             STEPS, STEPSIZES, TIE_RULES,
-                                             BUFPConfig, FictitiousPlayConfig,
-                                             GXFPConfig, XFPConfig)
-# The rules, kept importable from here.
-from spiel_ext.algorithms.fp_rules import (CONTINUATIONS, BeliefDecision,
-                                           BestDecision, CountingStep,
-                                           DecisionRule, EmpiricalStep,
-                                           FPContext, FullBestResponse,
-                                           RealizationStep, StepRule)
+# The configs and the names they accept, and the rules, importable from
+# here as before the configs had their own module.
+from spiel_ext.algorithms.fp_configs import (  # pylint: disable=unused-import
+    DECISIONS, INITIAL_POLICIES, STEPS, STEPSIZES, TIE_RULES, BUFPConfig,
+    FictitiousPlayConfig, GXFPConfig, XFPConfig)
+from spiel_ext.algorithms.fp_rules import (  # pylint: disable=unused-import
+    CONTINUATIONS, BeliefDecision, BestDecision, CountingStep, DecisionRule,
+    EmpiricalStep, FPContext, FullBestResponse, RealizationStep, StepRule)
 from spiel_ext.algorithms.protocol import config_from_plain, config_to_plain
 from spiel_ext.engine import GameTree
 from spiel_ext.policy import (PolicyLike, as_strategy, mix_in,

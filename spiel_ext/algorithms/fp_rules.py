@@ -63,10 +63,10 @@ import numba
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_bool, check_choice
-# The step rules, kept importable from here.
-from spiel_ext.algorithms.fp_steps import (CountingStep, EmpiricalStep,
-                                           RealizationStep, count_unit,
-                                           realization_step)
+# The step rules, importable from here as before they had their own module.
+from spiel_ext.algorithms.fp_steps import (  # pylint: disable=unused-import
+    CountingStep, EmpiricalStep, RealizationStep, count_unit,
+    realization_step)
 from spiel_ext.algorithms.protocol import plain_data
 from spiel_ext.engine import GameTree
 
@@ -220,14 +220,16 @@ class FullBestResponse:
     _check_even_split(self)
 
   def decide(self, context: FPContext) -> np.ndarray:
-    """The profile to mix in (see the class docstring).
+    """A best response to the others' part of sigma_t (see the class
+    docstring).
 
     Args:
-      context: the player's :class:`FPContext`.
+      context: the player's :class:`FPContext` (sigma_t is its
+        ``strategy``, eps its ``min_action_prob``).
 
     Returns:
-      b_t, a new [player rows, actions] array (one row per infoset of the
-      player, each a distribution over its legal actions).
+      b_t, a new [player rows, actions] array: one-hot rows, or with
+      ``even_split`` the even mix over each infoset's exact maximisers.
     """
     tree, strategy, player = context.tree, context.strategy, context.player
     if self.even_split:
@@ -255,14 +257,15 @@ class BestDecision:
     _check_even_split(self)
 
   def decide(self, context: FPContext) -> np.ndarray:
-    """The profile to mix in (see the class docstring).
+    """The argmax of the counterfactual action values under sigma_t.
 
     Args:
-      context: the player's :class:`FPContext`.
+      context: the player's :class:`FPContext` (sigma_t is its
+        ``strategy``).
 
     Returns:
-      b_t, a new [player rows, actions] array (one row per infoset of the
-      player, each a distribution over its legal actions).
+      b_t, a new [player rows, actions] array: one-hot rows (the lowest
+      maximiser), or with ``even_split`` the even mix over the maximisers.
     """
     values = context.tree.player_counterfactual_values(
         context.strategy, context.player).cfv
@@ -304,14 +307,16 @@ class BeliefDecision:
     _check_even_split(self)
 
   def decide(self, context: FPContext) -> np.ndarray:
-    """The profile to mix in (see the class docstring).
+    """The argmax of the belief-weighted action values, continued as
+    ``continuation`` says (see the class docstring).
 
     Args:
-      context: the player's :class:`FPContext`.
+      context: the player's :class:`FPContext` (sigma_t is its
+        ``strategy``).
 
     Returns:
-      b_t, a new [player rows, actions] array (one row per infoset of the
-      player, each a distribution over its legal actions).
+      b_t, a new [player rows, actions] array: one distribution over the
+      legal actions per infoset of the player.
     """
     if self.continuation == "best_response":
       return self._best_response_continuation(context)

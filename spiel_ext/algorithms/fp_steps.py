@@ -93,15 +93,15 @@ class EmpiricalStep:
   eps-mixed)."""
 
   def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
-    """The player's next rows of sigma (see the class docstring).
+    """(t sigma_t + b_t) / (t + 1) on the player's rows, b_t eps-mixed.
 
     Args:
-      profile: b_t, the decision rule's [player rows, actions] profile
-        (before the eps perturbation).
+      profile: b_t, as for
+        :meth:`~spiel_ext.algorithms.fp_rules.StepRule.step`.
       context: the player's :class:`FPContext`.
 
     Returns:
-      The player's new rows of sigma, a new [player rows, actions] array.
+      sigma_{t+1} on the player's rows, a new [player rows, actions] array.
     """
     mixed = mix_in(profile, context.legal, context.min_action_prob)
     t = context.t
@@ -154,15 +154,18 @@ class CountingStep:
                                         dtype=np.int64)}
 
   def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
-    """The player's next rows of sigma (see the class docstring).
+    """Adds b_t to the counts; (sigma_1 + counts) / (t + 1) on the player's
+    rows (the counts eps-mixed).
 
     Args:
-      profile: b_t, the decision rule's [player rows, actions] profile
-        (before the eps perturbation).
-      context: the player's :class:`FPContext`.
+      profile: b_t, as for
+        :meth:`~spiel_ext.algorithms.fp_rules.StepRule.step` (a multiple of
+        1/L at every entry: a one-hot row or an even split).
+      context: the player's :class:`FPContext`; its ``state`` holds the
+        counts, updated in place.
 
     Returns:
-      The player's new rows of sigma, a new [player rows, actions] array.
+      sigma_{t+1} on the player's rows, a new [player rows, actions] array.
 
     Raises:
       OverflowError: t L would overflow the int64 counts.
@@ -207,15 +210,18 @@ class RealizationStep:
                        check_bool("renormalize", self.renormalize))
 
   def step(self, profile: np.ndarray, context: FPContext) -> np.ndarray:
-    """The player's next rows of sigma (see the class docstring).
+    """XFP's realization-weighted step on the player's rows (see the class
+    docstring), b_t eps-mixed.
 
     Args:
-      profile: b_t, the decision rule's [player rows, actions] profile
-        (before the eps perturbation).
-      context: the player's :class:`FPContext`.
+      profile: b_t, as for
+        :meth:`~spiel_ext.algorithms.fp_rules.StepRule.step`.
+      context: the player's :class:`FPContext` (sigma_t is its
+        ``strategy``).
 
     Returns:
-      The player's new rows of sigma, a new [player rows, actions] array.
+      sigma_{t+1} on the player's rows, a new [player rows, actions] array
+      (clipped and rescaled with ``renormalize``).
     """
     rows, legal, sigma = context.rows, context.legal, context.strategy
     own_sequence = context.tree.own_sequence

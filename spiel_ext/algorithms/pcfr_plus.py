@@ -25,10 +25,10 @@ import numpy as np
 
 from spiel_ext.algorithms.cfr import RegretMatchingConfig
 from spiel_ext.algorithms.checks import check_choice
+from spiel_ext.algorithms.discounting import PowerAveraging, discount_factor
 from spiel_ext.algorithms.protocol import plain_data
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
-from spiel_ext.algorithms.regret_rules import (PlusRegrets, PowerAveraging,
-                                               UpdateContext, discount_factor,
+from spiel_ext.algorithms.regret_rules import (PlusRegrets, UpdateContext,
                                                regret_matching)
 
 # The averaging options and their exponents gamma (weight t^gamma).

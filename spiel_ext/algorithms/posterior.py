@@ -273,15 +273,13 @@ class ConjugatePosterior:
 
     Args:
       rng: the generator the draws' seed is taken from.
-      terminal_bonus: [terminals] values added to both players' utility at
-        each terminal (``tree.terminals`` order), or None.
+      terminal_bonus: as for :meth:`mean_game`.
 
     Returns:
-      (chance_prob [histories], utility [histories, 2]): new arrays for
-      ``tree.with_model``.
+      (chance_prob, utility), as :meth:`mean_game` returns them.
 
     Raises:
-      ValueError: ``terminal_bonus`` has not one value per terminal.
+      ValueError: as :meth:`mean_game`.
     """
     children, terminals = self._chance_children, self.tree.terminals
     shapes = np.concatenate([self.chance_counts[children],

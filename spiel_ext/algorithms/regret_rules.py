@@ -47,13 +47,11 @@ from typing import Any, NamedTuple, Protocol
 import numba
 import numpy as np
 
-# DCFR's discounting and weights, kept importable from here.
-from spiel_ext.algorithms.discounting import (MAX_GAMMA, DiscountedRegrets,
-                                              PowerAveraging,
-                                              check_dcfr_parameters,
-                                              discount_and_add,
-                                              discount_factor,
-                                              discount_regrets)
+# DCFR's discounts and the average's weights, importable from here as
+# before they had their own module.
+from spiel_ext.algorithms.discounting import (  # pylint: disable=unused-import
+    MAX_GAMMA, DiscountedRegrets, PowerAveraging, check_dcfr_parameters,
+    discount_and_add, discount_factor, discount_regrets)
 from spiel_ext.algorithms.protocol import plain_data
 
 _jit = numba.njit(cache=True, nogil=True)
