@@ -21,8 +21,11 @@ This is the optional alternative to the exact conjugate model of
 PyTorch; constructing :class:`BNNRewardModel` without it raises an
 ImportError naming the extra.
 
-The model (its inputs, network, likelihoods, training and information
-gain), the authors' KL (:meth:`BNNRewardModel.sampled_target_information_gain`
+The options, inputs and initial weights are in
+:mod:`spiel_ext.algorithms.bnn_setup`, the information gains' computation
+in :mod:`spiel_ext.algorithms.bnn_gain` and the checkpoint's torch parts in
+:mod:`spiel_ext.algorithms.bnn_state`. The model (its inputs, network,
+likelihoods, training and information gain), the authors' KL (:meth:`BNNRewardModel.sampled_target_information_gain`
 and :meth:`BNNRewardModel.train_on_targets`) and what differs from the
 authors' code are described in the user guide's page "The network's
 information gain".
@@ -35,87 +38,22 @@ from typing import Any
 
 import numpy as np
 
-from spiel_ext.algorithms.checks import (check_bool, check_choice,
-                                         check_int, check_real, check_seed)
+from spiel_ext.algorithms.bnn_gain import expected_update_kl, sampled_target_kl
+# The options' bounds and pca_features are imported from here too.
+# pylint: disable-next=unused-import
+from spiel_ext.algorithms.bnn_setup import (INITS, KL_NOISES,
+                                            LIKELIHOOD_SIGMA_RANGE,
+                                            LIKELIHOODS, MAX_BATCH_SIZE,
+                                            MAX_HIDDEN, MAX_KL_STEP_SIZE,
+                                            MAX_NOISE_SAMPLES,
+                                            PRIOR_SIGMA_RANGE,
+                                            checked_options, checked_targets,
+                                            import_torch, initial_weights,
+                                            pca_features)
+from spiel_ext.algorithms.bnn_state import (adam_moments, checked_parameters,
+                                            load_adam_moments)
+from spiel_ext.algorithms.checks import check_int
 from spiel_ext.engine import GameTree
-
-_INSTALL_HINT = ('BNNRewardModel needs PyTorch: install the optional extra '
-                 'with `pip install -e ".[bnn]"` (or `pip install '
-                 '"spiel-ext[bnn]"`).')
-
-
-def _import_torch():
-  """torch and torch.func, or an ImportError naming the ``bnn`` extra."""
-  try:
-    import torch  # pylint: disable=import-outside-toplevel
-    from torch import func  # pylint: disable=import-outside-toplevel
-  except ImportError as error:
-    raise ImportError(_INSTALL_HINT) from error
-  return torch, func
-
-
-# Upper bounds of the size arguments: each is allocated as a tensor
-# (hidden x features weights, noise_samples draws of every weight, a
-# batch_size minibatch per step), so a mistyped 10**9 would exhaust memory.
-MAX_HIDDEN = 2**14
-MAX_BATCH_SIZE = 2**20
-MAX_NOISE_SAMPLES = 2**12
-# prior_sigma's range: q starts at sigma = softplus(rho) = prior_sigma / 2
-# (init "ours") or prior_sigma (init "authors"), with rho the inverse
-# softplus of that sigma, finite and resolvable in float32 (the network's
-# dtype) only for moderate sigmas.
-PRIOR_SIGMA_RANGE = (1e-3, 1e3)
-# likelihood_sigma's range: residuals are divided by its square in float32.
-LIKELIHOOD_SIGMA_RANGE = (1e-3, 1e3)
-LIKELIHOODS = ("bernoulli", "gaussian")
-# The weight draws of the sampled-target gain: the model's fixed draws, or
-# fresh ones for every terminal on every call (the authors').
-KL_NOISES = ("fixed", "fresh")
-# The initial q: ours (mu ~ N(0, 0.1^2), sigma = prior_sigma / 2) or the
-# authors' (mu ~ N(0, 1), sigma = prior_sigma).
-INITS = ("ours", "authors")
-# Terminals per vectorised pass of the sampled-target gain.
-_KL_CHUNK = 1024
-# kl_step_size (VIME's lambda) enters the gain squared, times float32
-# values: beyond 1e6 a gain could overflow float32.
-MAX_KL_STEP_SIZE = 1e6
-
-
-def _inverse_softplus(sigma: float) -> float:
-  """rho with softplus(rho) = sigma > 0: log(expm1(sigma)), written so that
-  it does not overflow for large sigma."""
-  return sigma + math.log(-math.expm1(-sigma))
-
-
-def pca_features(num_terminals: int, features: int,
-                 rng: np.random.Generator) -> np.ndarray:
-  """[num_terminals, features]: PCA scores of the terminals' one-hot codes.
-
-  The centred one-hot matrix has ``num_terminals - 1`` equal singular
-  values, so any ``features``-dimensional subspace orthogonal to the
-  all-ones vector is a principal subspace; the one returned is spanned by
-  the centred columns of a Gaussian matrix drawn from ``rng`` (orthonormal
-  basis from numpy's thin SVD). The scores are that basis's rows.
-
-  Args:
-    num_terminals: the number of terminals.
-    features: the number of dimensions, at most ``num_terminals - 1``.
-    rng: the generator of the Gaussian matrix.
-
-  Returns:
-    A new [num_terminals, features] array.
-
-  Raises:
-    ValueError: ``features`` is above ``num_terminals - 1``.
-  """
-  if features > num_terminals - 1:
-    raise ValueError(
-        f"features must be at most the number of terminals - 1 "
-        f"({num_terminals - 1}); got {features}.")
-  draws = rng.standard_normal((num_terminals, features))
-  draws -= draws.mean(axis=0, keepdims=True)
-  basis, _, _ = np.linalg.svd(draws, full_matrices=False)
-  return basis
 
 
 class BNNRewardModel:
@@ -171,36 +109,20 @@ class BNNRewardModel:
                standardize: bool = False, likelihood: str = "bernoulli",
                likelihood_sigma: float = 5.0, kl_noise: str = "fixed",
                init: str = "ours"):
-    self.hidden = check_int("hidden", hidden, 1, MAX_HIDDEN)
-    num_features = check_int("features", features, 1)
-    # Adam moves every weight by up to about learning_rate per step; larger
-    # steps than 1 only diverge (to NaN weights).
-    self.learning_rate = check_real("learning_rate", learning_rate, 0.0, 1.0,
-                                    low_inclusive=False)
-    self.batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
-    self.prior_sigma = check_real("prior_sigma", prior_sigma,
-                                  *PRIOR_SIGMA_RANGE)
-    if isinstance(seed, (bool, np.bool_)) or seed is None:
-      raise ValueError(f"seed must be an int in 0..2**63 - 1; got {seed!r}.")
-    try:
-      self.seed = check_seed(seed)
-    except TypeError as error:
-      raise ValueError(str(error)) from error
-    self.kl_step_size = check_real("kl_step_size", kl_step_size, 0.0,
-                                   MAX_KL_STEP_SIZE, low_inclusive=False)
-    self.noise_samples = check_int("noise_samples", noise_samples, 1,
-                                   MAX_NOISE_SAMPLES)
-    self.standardize = check_bool("standardize", standardize)
-    self.likelihood = check_choice("likelihood", likelihood, LIKELIHOODS)
-    self.likelihood_sigma = check_real("likelihood_sigma", likelihood_sigma,
-                                       *LIKELIHOOD_SIGMA_RANGE)
-    self.kl_noise = check_choice("kl_noise", kl_noise, KL_NOISES)
-    self.init = check_choice("init", init, INITS)
+    options = checked_options(
+        hidden=hidden, features=features, learning_rate=learning_rate,
+        batch_size=batch_size, prior_sigma=prior_sigma, seed=seed,
+        kl_step_size=kl_step_size, noise_samples=noise_samples,
+        standardize=standardize, likelihood=likelihood,
+        likelihood_sigma=likelihood_sigma, kl_noise=kl_noise, init=init)
+    num_features = options.pop("features")
+    for name, value in options.items():
+      setattr(self, name, value)
     terminals = np.asarray(tree.terminals, dtype=np.int64)
     if len(terminals) < 2:
       raise ValueError("the tree needs at least 2 terminals; got "
                        f"{len(terminals)}.")
-    torch, _ = _import_torch()
+    torch, _ = import_torch()
     self._num_histories = tree.num_histories  # Not the tree: it pickles.
     self._terminals = terminals
     self._position = np.full(tree.num_histories, -1, dtype=np.int64)
@@ -218,15 +140,8 @@ class BNNRewardModel:
     shapes = {"w1": (num_features, self.hidden), "b1": (self.hidden,),
               "w2": (self.hidden,), "b2": ()}
     self._names = list(shapes)
-    authors = self.init == "authors"
-    initial_rho = _inverse_softplus(
-        self.prior_sigma if authors else 0.5 * self.prior_sigma)
-    mu_scale = 1.0 if authors else 0.1
-    self.mu, self.rho = {}, {}
-    for name, shape in shapes.items():
-      self.mu[name] = (mu_scale * torch.randn(
-          shape, generator=self._generator)).requires_grad_(True)
-      self.rho[name] = torch.full(shape, initial_rho).requires_grad_(True)
+    self.mu, self.rho = initial_weights(shapes, self.init, self.prior_sigma,
+                                        self._generator)
     self._optimizer = torch.optim.Adam(
         [*self.mu.values(), *self.rho.values()], lr=self.learning_rate)
     # The fixed draws for the predictive probability and the gain.
@@ -277,18 +192,12 @@ class BNNRewardModel:
       "data_terminal", "data_win", "batch_rng", "generator",
       "kl_generator"}.
     """
-    optimizer = self._optimizer.state_dict()["state"]
-    adam = {}
-    for index, name in enumerate(self._parameters()):
-      if index in optimizer:
-        adam[name] = {key: value.detach().numpy().copy()
-                      for key, value in optimizer[index].items()}
     kl_generator = getattr(self, "_kl_generator", None)
     return {
         "seed": self.seed,
         "parameters": {name: tensor.detach().numpy().copy()
                        for name, tensor in self._parameters().items()},
-        "adam": adam,
+        "adam": adam_moments(self._optimizer, list(self._parameters())),
         "observations": self.observations, "steps": self.steps,
         "data_terminal": self._data_terminal[:self.observations].copy(),
         "data_win": self._data_win[:self.observations].copy(),
@@ -308,32 +217,13 @@ class BNNRewardModel:
     Raises:
       ValueError: the state is of a model with another seed or sizes.
     """
-    torch, _ = _import_torch()
-    if state["seed"] != self.seed:
-      raise ValueError(f"checkpoint network has seed {state['seed']}, not "
-                       f"{self.seed}.")
+    torch, _ = import_torch()
     parameters = self._parameters()
-    values = {name: np.asarray(state["parameters"][name])
-              for name in parameters}
-    for name, tensor in parameters.items():
-      if values[name].shape != tuple(tensor.shape):
-        raise ValueError(f"checkpoint network parameter {name} has shape "
-                         f"{values[name].shape}, not {tuple(tensor.shape)}.")
-    observations = int(state["observations"])
-    if len(state["data_terminal"]) != observations:
-      raise ValueError("checkpoint network records "
-                       f"{len(state['data_terminal'])} outcomes, not "
-                       f"{observations}.")
+    values, observations = checked_parameters(state, self.seed, parameters)
     with torch.no_grad():
       for name, tensor in parameters.items():
         tensor.copy_(torch.from_numpy(values[name].copy()))
-    optimizer = self._optimizer.state_dict()
-    names = list(parameters)
-    optimizer["state"] = {
-        names.index(name): {key: torch.from_numpy(np.array(value))
-                            for key, value in moments.items()}
-        for name, moments in state["adam"].items()}
-    self._optimizer.load_state_dict(optimizer)
+    load_adam_moments(self._optimizer, list(parameters), state["adam"])
     self._data_terminal = np.array(state["data_terminal"], dtype=np.int64)
     self._data_win = np.array(state["data_win"], dtype=np.float32)
     self.observations = observations
@@ -385,7 +275,7 @@ class BNNRewardModel:
 
   # -------------------------------------------------------------- network
   def _sigmas(self) -> dict:
-    torch, _ = _import_torch()
+    torch, _ = import_torch()
     return {name: torch.nn.functional.softplus(rho)
             for name, rho in self.rho.items()}
 
@@ -397,7 +287,7 @@ class BNNRewardModel:
 
   def _mean_negative_log_likelihood(self, outputs, targets):
     """The mean over ``outputs`` of -log p(target | output)."""
-    torch, _ = _import_torch()
+    torch, _ = import_torch()
     if self.likelihood == "gaussian":
       sigma = self.likelihood_sigma
       return (0.5 * ((targets - outputs) / sigma)**2 + math.log(sigma) +
@@ -407,14 +297,14 @@ class BNNRewardModel:
 
   def _sample_weights(self, sigmas: dict) -> dict:
     """One reparameterised draw of every weight (the torch Generator)."""
-    torch, _ = _import_torch()
+    torch, _ = import_torch()
     return {name: self.mu[name] + sigmas[name] * torch.randn(
         self.mu[name].shape, generator=self._generator)
             for name in self._names}
 
   def _kl_to_prior(self, sigmas: dict):
     """KL(q || N(0, prior_sigma^2)), summed over all weights."""
-    torch, _ = _import_torch()
+    torch, _ = import_torch()
     total = torch.zeros(())
     variance = self.prior_sigma**2
     for name in self._names:
@@ -440,7 +330,7 @@ class BNNRewardModel:
     steps = check_int("steps", steps, 0)
     if self.observations == 0 or steps == 0:
       return None
-    torch, _ = _import_torch()
+    torch, _ = import_torch()
     loss_value = None
     for _ in range(steps):
       picks = self._batch_rng.integers(self.observations,
@@ -466,23 +356,6 @@ class BNNRewardModel:
     return float(loss.detach())
 
   # ------------------------------------------- the authors' sampled targets
-  def _check_targets(self, targets: Any) -> np.ndarray:
-    """``targets`` as a float64 [terminals] array; ValueError otherwise."""
-    count = len(self._terminals)
-    try:
-      values = np.asarray(targets, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-      raise ValueError(f"targets must be an array of {count} real numbers "
-                       f"(one per terminal); got {targets!r:.80}.") from error
-    if values.shape != (count,):
-      raise ValueError(f"targets must have shape ({count},), one per "
-                       f"terminal in the order of tree.terminals; got shape "
-                       f"{values.shape}.")
-    if not np.all(np.isfinite(values)):
-      raise ValueError("targets must be finite; got "
-                       f"{int(np.sum(~np.isfinite(values)))} non-finite.")
-    return values
-
   def train_on_targets(self, targets: np.ndarray) -> float:
     """One pass of Bayes-by-backprop over every terminal, on real targets.
 
@@ -507,8 +380,8 @@ class BNNRewardModel:
         model's likelihood is not "gaussian".
     """
     self._require("gaussian", "train_on_targets")
-    values = self._check_targets(targets)
-    torch, _ = _import_torch()
+    values = checked_targets(targets, len(self._terminals))
+    torch, _ = import_torch()
     count = len(self._terminals)
     order = self._batch_rng.permutation(count)
     targets_tensor = torch.as_tensor(values, dtype=torch.float32)
@@ -556,57 +429,11 @@ class BNNRewardModel:
         model's likelihood is not "gaussian".
     """
     self._require("gaussian", "sampled_target_information_gain")
-    values = self._check_targets(targets)
-    torch, func = _import_torch()
-    names = self._names
-    softplus = torch.nn.functional.softplus
-    logit = func.vmap(self._logit, in_dims=(0, None))  # over the draws
-
-    def sample_loss(mu, rho, inputs, target, noise):
-      """The one-sample loss of (inputs, target), averaged over the draws
-      ``noise`` ([noise_samples, ...] eps of every weight)."""
-      weights = {name: mu[name] + softplus(rho[name]) * noise[name]
-                 for name in names}
-      return self._mean_negative_log_likelihood(logit(weights, inputs),
-                                                target)
-
-    fresh = self.kl_noise == "fresh"
-    per_terminal = func.vmap(func.grad(sample_loss, argnums=(0, 1)),
-                             in_dims=(None, None, 0, 0, 0 if fresh else None))
-    count = len(self._terminals)
-    with torch.no_grad():
-      mu = {name: self.mu[name].detach() for name in names}
-      rho = {name: self.rho[name].detach() for name in names}
-      inverse_h = {}
-      for name in names:
-        sigma = softplus(rho[name])
-        inverse_h[name] = (sigma**2,
-                           0.5 * (sigma / torch.sigmoid(rho[name]))**2)
-      targets_tensor = torch.as_tensor(values, dtype=torch.float32)
-      kl = torch.zeros(count)
-      # In chunks of terminals: the gradients of the first layer's weights
-      # (and fresh draws of them) are [terminals, noise_samples, features,
-      # hidden] before the sum over draws (140 MB for Leduc(4)'s 5,643
-      # terminals at the authors' sizes); chunks bound that memory and run
-      # faster.
-      for start in range(0, count, _KL_CHUNK):
-        stop = min(start + _KL_CHUNK, count)
-        if fresh:
-          noise = {name: torch.randn((stop - start, *self._noise[name].shape),
-                                     generator=self._kl_generator)
-                   for name in names}
-        else:
-          noise = self._noise
-        grad_mu, grad_rho = per_terminal(
-            mu, rho, self._inputs[start:stop], targets_tensor[start:stop],
-            noise)
-        for name in names:
-          inverse_h_mu, inverse_h_rho = inverse_h[name]
-          kl[start:stop] += (grad_mu[name]**2 * inverse_h_mu +
-                             grad_rho[name]**2 * inverse_h_rho).reshape(
-                                 stop - start, -1).sum(-1)
-      kl *= self.kl_step_size**2
-    return kl.double().numpy()
+    values = checked_targets(targets, len(self._terminals))
+    kl_generator = self._kl_generator if self.kl_noise == "fresh" else None
+    return sampled_target_kl(self._logit, self._mean_negative_log_likelihood,
+                             self.mu, self.rho, self._inputs, values,
+                             self._noise, self.kl_step_size, kl_generator)
 
   # ----------------------------------------------------------- read-outs
   def _draws(self, sigmas: dict) -> dict:
@@ -616,7 +443,7 @@ class BNNRewardModel:
 
   def _terminal_win_probability(self):
     """[noise_samples, terminals] P(win) under each fixed draw."""
-    torch, func = _import_torch()
+    torch, func = import_torch()
     with torch.no_grad():
       draws = self._draws(self._sigmas())
       logits = func.vmap(self._logit, in_dims=(0, None))(
@@ -653,29 +480,11 @@ class BNNRewardModel:
       ValueError: the model's likelihood is not "bernoulli".
     """
     self._require("bernoulli", "information_gain")
-    torch, func = _import_torch()
+    torch, _ = import_torch()
     with torch.no_grad():
       sigmas = self._sigmas()
-      draws = self._draws(sigmas)
-      # [noise_samples, terminals] logits and per-terminal d logit / d w.
-      per_terminal = func.vmap(func.grad(self._logit), in_dims=(None, 0))
-      per_draw = func.vmap(per_terminal, in_dims=(0, None))
-      gradients = per_draw(draws, self._inputs)
-      logits = func.vmap(self._logit, in_dims=(0, None))(draws, self._inputs)
-      wins = torch.sigmoid(logits)
-      predictive = wins.mean(0, keepdim=True)
-      quadratic = torch.zeros_like(wins)
-      for name in self._names:
-        # sigma^2 (1 + eps^2 / 2): H^-1 over the mu and rho coordinates.
-        scale = sigmas[name]**2 * (1.0 + 0.5 * self._noise[name]**2)
-        squared = gradients[name]**2  # [draws, terminals, *shape]
-        scale = scale.unsqueeze(1)  # [draws, 1, *shape]
-        quadratic += (squared * scale).reshape(
-            *quadratic.shape, -1).sum(-1)
-      expected_residual = (predictive * (1.0 - wins)**2 +
-                           (1.0 - predictive) * wins**2)
-      gain = 0.5 * self.kl_step_size**2 * (expected_residual *
-                                           quadratic).mean(0)
+      gain = expected_update_kl(self._logit, self._draws(sigmas), sigmas,
+                                self._noise, self._inputs, self.kl_step_size)
     out = np.zeros(self._num_histories)
     out[self._terminals] = gain.double().numpy()
     return out
