@@ -25,8 +25,9 @@ The options, inputs and initial weights are in
 :mod:`spiel_ext.algorithms.bnn_setup`, the information gains' computation
 in :mod:`spiel_ext.algorithms.bnn_gain` and the checkpoint's torch parts in
 :mod:`spiel_ext.algorithms.bnn_state`. The model (its inputs, network,
-likelihoods, training and information gain), the authors' KL (:meth:`BNNRewardModel.sampled_target_information_gain`
-and :meth:`BNNRewardModel.train_on_targets`) and what differs from the
+likelihoods, training and information gain), the authors' KL
+(:meth:`BNNRewardModel.sampled_target_information_gain` and
+:meth:`BNNRewardModel.train_on_targets`) and what differs from the
 authors' code are described in the user guide's page "The network's
 information gain".
 """
