@@ -41,6 +41,22 @@ from spiel_ext.algorithms.protocol import (FORMAT_VERSION, Progress,
                                            values_equal)
 
 
+def config_property(name: str, what: str) -> property:
+  """A read-only property giving ``self.config.<name>``: a config field
+  read as an attribute of the object holding the config.
+
+  Args:
+    name: the config field.
+    what: what the field is; the property's docstring is ``what`` followed
+      by (``config.<name>``).
+
+  Returns:
+    The property.
+  """
+  return property(lambda self: getattr(self.config, name),
+                  doc=f"{what} (``config.{name}``).")
+
+
 def set_field(config: Any, name: str, value: Any) -> None:
   """Stores a checked, normalised value in a frozen config (for
   ``__post_init__``).

@@ -61,7 +61,8 @@ from typing import Any
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_choice, check_int, check_real
-from spiel_ext.algorithms.contract import SolverConfig, set_field
+from spiel_ext.algorithms.contract import (SolverConfig, config_property,
+                                           set_field)
 from spiel_ext.algorithms.protocol import resolve_config
 from spiel_ext.engine import CHANCE, GameTree, GameView
 
@@ -180,19 +181,12 @@ class InformationBonus:
       self.reward_model = BNNRewardModel(rules, seed=seed, **options)
 
   # The options, read from the config (written once, there).
-  eta = property(lambda self: self.config.eta,
-                 doc="The bonus weight (``config.eta``).")
-  players = property(lambda self: self.config.players,
-                     doc="Whose rewards get the bonus (``config.players``).")
-  normalisation = property(lambda self: self.config.normalisation,
-                           doc="The gain's normalisation "
-                           "(``config.normalisation``).")
-  information = property(lambda self: self.config.information,
-                         doc="Where the gain comes from "
-                         "(``config.information``).")
-  kl_every = property(lambda self: self.config.kl_every,
-                      doc="How often the network's gain is recomputed "
-                      "(``config.kl_every``).")
+  eta = config_property("eta", "The bonus weight")
+  players = config_property("players", "Whose rewards get the bonus")
+  normalisation = config_property("normalisation", "The gain's normalisation")
+  information = config_property("information", "Where the gain comes from")
+  kl_every = config_property(
+      "kl_every", "How often the network's gain is recomputed")
 
   def observe(self, episode) -> None:
     """The network of information="bnn" learns from observed outcomes.

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_int, check_real
-from spiel_ext.algorithms.contract import set_field
+from spiel_ext.algorithms.contract import config_property, set_field
 from spiel_ext.algorithms.exploration import (DEFAULT_ETA, BonusConfig,
                                               InformationBonus, check_eta)
 from spiel_ext.algorithms.learner_base import (MAX_BATCH_SIZE,
@@ -228,12 +228,8 @@ class FSPLearner(EpisodeLearner):
                                          MAX_BATCH_SIZE))
       super().__post_init__()
 
-  epsilon = property(lambda self: self.config.epsilon,
-                     doc="The best response's exploration "
-                     "(``config.epsilon``).")
-  learning_rate = property(lambda self: self.config.learning_rate,
-                           doc="The Q update's step "
-                           "(``config.learning_rate``).")
+  epsilon = config_property("epsilon", "The best response's exploration")
+  learning_rate = config_property("learning_rate", "The Q update's step")
 
   def _build(self) -> None:
     super()._build()
@@ -348,8 +344,7 @@ class VFSPLearner(FSPLearner):
       set_field(self, "eta", check_eta(self.eta))
       super().__post_init__()
 
-  eta = property(lambda self: self.config.eta,
-                 doc="The bonus weight (``config.eta``).")
+  eta = config_property("eta", "The bonus weight")
 
   @property
   def posterior(self) -> ConjugatePosterior:

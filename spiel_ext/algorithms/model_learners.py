@@ -20,7 +20,7 @@ import numpy as np
 
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.checks import check_bool, check_choice
-from spiel_ext.algorithms.contract import set_field
+from spiel_ext.algorithms.contract import config_property, set_field
 from spiel_ext.algorithms.discounted_cfr import DCFRSolver
 from spiel_ext.algorithms.exploration import (EXPLORATIONS, BonusConfig,
                                               InformationBonus)
@@ -216,10 +216,8 @@ class NaiveCFRLearner(ModelBasedLearner):
       set_field(self, "play", check_choice("play", self.play, PLAYS))
       super().__post_init__()
 
-  model = property(lambda self: self.config.model,
-                   doc="The model game CFR runs on (``config.model``).")
-  play = property(lambda self: self.config.play,
-                  doc="The strategy the episodes play (``config.play``).")
+  model = config_property("model", "The model game CFR runs on")
+  play = config_property("play", "The strategy the episodes play")
 
   def _explorer(self) -> Playing:
     """Both episodes play ``play``."""
@@ -347,8 +345,7 @@ class VCFRLearner(PSRLCFRLearner):
       set_field(self, "design", check_choice("design", self.design, DESIGNS))
       super().__post_init__()
 
-  design = property(lambda self: self.config.design,
-                    doc="Where the bonus goes (``config.design``).")
+  design = config_property("design", "Where the bonus goes")
 
   @property
   def exploration(self) -> str | None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_real
-from spiel_ext.algorithms.contract import set_field
+from spiel_ext.algorithms.contract import config_property, set_field
 from spiel_ext.algorithms.learner_base import (MIN_OUTCOME_SAMPLING_EPSILON,
                                                EpisodeLearner, checked_array)
 
@@ -58,9 +58,7 @@ class OutcomeSamplingLearner(EpisodeLearner):
                                        MIN_OUTCOME_SAMPLING_EPSILON, 1.0))
       super().__post_init__()
 
-  epsilon = property(lambda self: self.config.epsilon,
-                     doc="The exploration of the updating player "
-                     "(``config.epsilon``).")
+  epsilon = config_property("epsilon", "The exploration of the updating player")
 
   def _build(self) -> None:
     super()._build()
