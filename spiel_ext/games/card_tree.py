@@ -10,14 +10,15 @@ player's card and the public card) and the showdown's winners.
 
 So the tree is a *betting template* (the game's own states, walked once
 with the chance nodes following a single outcome) repeated under every
-deal. :func:`build_card_game_tree` walks the template in Python (one state
-per betting sequence, a few thousand for 3-player Leduc), counts the full
-tree exactly from it (refusing one above the size limit before building
-anything), then writes every history in one numba loop and makes one
-infostate string per infoset from the template's states. The result is
-what the engine's generic walk (:mod:`spiel_ext.engine.compiler`) returns
-for the game, array for array; each game module's ``*_tree`` companion
-says how its cards enter (a :class:`CardRules`).
+deal. :func:`build_card_game_tree` walks the template in Python
+(:mod:`.card_template`: one state per betting sequence, a few thousand for
+3-player Leduc), counts the full tree exactly from it (refusing one above
+the size limit before building anything), then writes every history in one
+numba loop and makes one infostate string per infoset from the template's
+states. The result is what the engine's generic walk
+(:mod:`spiel_ext.engine.compiler`) returns for the game, array for array;
+each game module's ``*_tree`` companion says how its cards enter (a
+:class:`CardRules`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ import pyspiel
 from spiel_ext.engine.admission import SizeLimit
 from spiel_ext.engine.constants import CHANCE, TERMINAL
 from spiel_ext.games.card_deck import Deck
+from spiel_ext.games.card_template import (Template, count_histories,
+                                           template_depth, walk_template)
 
 __all__ = ["CardRules", "Deck", "build_card_game_tree"]
 
@@ -144,72 +147,6 @@ class CardRules(abc.ABC):
       setattr(state, self.public_field, public)
 
 
-@dataclasses.dataclass
-class _Template:
-  """The betting template in pre-order (children in str(action) order)."""
-  player: list[int] = dataclasses.field(default_factory=list)
-  deals_above: list[int] = dataclasses.field(default_factory=list)
-  children: list[list[int]] = dataclasses.field(default_factory=list)
-  actions: list[list[int]] = dataclasses.field(default_factory=list)
-  states: list[pyspiel.State | None] = dataclasses.field(default_factory=list)
-
-
-def _walk_template(game: pyspiel.Game, limit: SizeLimit,
-                   deck: Deck) -> _Template:
-  """The game's states with each chance node following one outcome (whose
-  outcomes are checked against ``deck``'s)."""
-  template = _Template()
-  cap = limit.history_cap(game.num_players())
-
-  def visit(state: pyspiel.State, dealt: tuple[int, ...]) -> int:
-    node = len(template.player)
-    if node >= cap:  # The template is part of every deal's subtree.
-      raise limit.error(game, node + 1, "found more than")
-    player = state.current_player()
-    template.player.append(player)
-    template.deals_above.append(len(dealt))
-    template.states.append(None if player == CHANCE else state)
-    template.children.append([])
-    template.actions.append([])
-    if player == CHANCE:
-      outcomes = state.chance_outcomes()
-      if outcomes != deck.outcomes(dealt):
-        raise ValueError(f"{game}: the chance outcomes {outcomes} after the "
-                         f"deals {list(dealt)} are not its deck's.")
-      # Any outcome: the betting that follows does not depend on it.
-      outcome = outcomes[0][0]
-      template.children[node].append(visit(state.child(outcome),
-                                           dealt + (outcome,)))
-    elif player >= 0:
-      moves = sorted(state.legal_actions(), key=str)
-      template.actions[node] = moves
-      template.children[node] = [visit(state.child(move), dealt)
-                                 for move in moves]
-    elif player != TERMINAL:
-      raise ValueError(f"{game}: acting player {player} in the template.")
-    return node
-
-  visit(game.new_initial_state(), ())
-  return template
-
-
-def _count_histories(template: _Template, deck: Deck) -> tuple[int, int]:
-  """The full tree's histories and decision histories (exact)."""
-  size = [0] * len(template.player)
-  decisions = [0] * len(template.player)
-  for node in reversed(range(len(template.player))):
-    player, children = template.player[node], template.children[node]
-    if player == CHANCE:
-      repeats = deck.num_outcomes(template.deals_above[node])
-      size[node] = 1 + repeats * size[children[0]]
-      decisions[node] = repeats * decisions[children[0]]
-    else:
-      size[node] = 1 + sum(size[child] for child in children)
-      decisions[node] = (player >= 0) + sum(decisions[child]
-                                            for child in children)
-  return size[0], decisions[0]
-
-
 def build_card_game_tree(game: pyspiel.Game, limit: SizeLimit,
                          rules: CardRules
                          ) -> tuple[dict[str, np.ndarray], list[str]]:
@@ -233,14 +170,37 @@ def build_card_game_tree(game: pyspiel.Game, limit: SizeLimit,
       shape of the module docstring (a decision before every private card
       is dealt, more than one public card, or two infosets with one key).
   """
-  num_players = game.num_players()
-  deck = rules.deck
-  template = _walk_template(game, limit, deck)
-  num_histories, num_decisions = _count_histories(template, deck)
-  if num_histories > limit.history_cap(num_players):
+  template = walk_template(game, limit, rules.deck)
+  num_histories, num_decisions = count_histories(template, rules.deck)
+  if num_histories > limit.history_cap(game.num_players()):
     raise limit.error(game, num_histories, "it has")
+  nodes = _template_arrays(game, template)
+  filled = _fill_histories(game, template, rules, nodes, num_histories,
+                           num_decisions)
+  keys = _infoset_keys(game, limit, template, rules, nodes, filled,
+                       num_histories)
+  return _tabular_arrays(game, template, rules.deck, nodes, filled, keys)
 
-  # The template as arrays, with indices of its decision and terminal nodes.
+
+@dataclasses.dataclass
+class _Nodes:
+  """The template as arrays (its children flat, from ``child_start``), with
+  the indices of its decision and terminal nodes (``index``: a node's rank
+  among the nodes of its kind)."""
+  player: np.ndarray
+  deals_above: np.ndarray
+  child_start: np.ndarray
+  children: np.ndarray
+  child_action: np.ndarray
+  index: np.ndarray
+  decisions: np.ndarray
+  terminals: np.ndarray
+
+
+def _template_arrays(game: pyspiel.Game, template: Template) -> _Nodes:
+  """The template as arrays; refuses deals not of the module docstring's
+  shape."""
+  num_players = game.num_players()
   num_nodes = len(template.player)
   node_player = np.asarray(template.player, dtype=np.int32)
   deals_above = np.asarray(template.deals_above, dtype=np.int32)
@@ -262,13 +222,22 @@ def build_card_game_tree(game: pyspiel.Game, limit: SizeLimit,
   terminal_nodes = np.flatnonzero(node_player == TERMINAL)
   node_index[decision_nodes] = np.arange(len(decision_nodes))
   node_index[terminal_nodes] = np.arange(len(terminal_nodes))
+  return _Nodes(node_player, deals_above, child_start, children, child_action,
+                node_index, decision_nodes, terminal_nodes)
 
+
+def _fill_histories(game: pyspiel.Game, template: Template,
+                    rules: CardRules, nodes: _Nodes, num_histories: int,
+                    num_decisions: int) -> tuple[np.ndarray, ...]:
+  """What :func:`_fill` returns for the template under every deal."""
+  num_players = game.num_players()
+  deck = rules.deck
   # Payoff rows of each terminal node: one per subset of its showdown
   # players, indexed by the bits of the subset over those players in order.
-  showdown_mask = np.zeros(len(terminal_nodes), dtype=np.int64)
-  payoff_start = np.zeros(len(terminal_nodes) + 1, dtype=np.int64)
+  showdown_mask = np.zeros(len(nodes.terminals), dtype=np.int64)
+  payoff_start = np.zeros(len(nodes.terminals) + 1, dtype=np.int64)
   rows = []
-  for z, node in enumerate(terminal_nodes):
+  for z, node in enumerate(nodes.terminals):
     state = template.states[node]
     players = rules.showdown_players(state)
     showdown_mask[z] = sum(1 << p for p in players)
@@ -282,43 +251,60 @@ def build_card_game_tree(game: pyspiel.Game, limit: SizeLimit,
   outcome_order = np.asarray(sorted(range(deck.size), key=str),
                              dtype=np.int32)
   max_branch = max(deck.size, max(map(len, template.children)))
-  stack_size = (_depth(template) + 2) * max_branch
-  arrays = _fill(
-      num_histories, num_players, node_player, deals_above, child_start,
-      children, child_action, node_index, showdown_mask, payoff_start,
-      payoff_rows, np.asarray(deck.copies, dtype=np.int64), deck.replace,
-      deck.list_empty, outcome_order,
-      np.ascontiguousarray(rules.strength, dtype=np.int64),
-      min(num_decisions, len(decision_nodes) * deck.size * (deck.size + 1)),
+  stack_size = (template_depth(template) + 2) * max_branch
+  return _fill(
+      num_histories, num_players, nodes.player, nodes.deals_above,
+      nodes.child_start, nodes.children, nodes.child_action, nodes.index,
+      showdown_mask, payoff_start, payoff_rows,
+      np.asarray(deck.copies, dtype=np.int64), deck.replace, deck.list_empty,
+      outcome_order, np.ascontiguousarray(rules.strength, dtype=np.int64),
+      min(num_decisions, len(nodes.decisions) * deck.size * (deck.size + 1)),
       stack_size)
-  (parent, action, player_of, infoset, chance_prob, utility, infoset_player,
-   infoset_code, infoset_history) = arrays
 
-  # Keys: one per infoset, from its decision node's template state.
+
+def _infoset_keys(game: pyspiel.Game, limit: SizeLimit, template: Template,
+                  rules: CardRules, nodes: _Nodes,
+                  filled: tuple[np.ndarray, ...],
+                  num_histories: int) -> list[str]:
+  """One key per infoset id, from its decision node's template state;
+  refuses two infosets with one key and a tree above ``limit`` with its
+  keys counted."""
+  deck = rules.deck
+  infoset_player, infoset_code = filled[6:8]  # In _fill's return order.
   keys = []
   for player, code in zip(infoset_player.tolist(), infoset_code.tolist()):
     code, public = divmod(code, deck.size + 1)
     decision, card = divmod(code, deck.size)
-    state = template.states[decision_nodes[decision]]
+    state = template.states[nodes.decisions[decision]]
     keys.append(rules.infoset_key(state, player, card,
                                   None if public == deck.size else public))
   if len(set(keys)) != len(keys):
     raise ValueError(f"{game}: two infosets of its native tree have one "
                      "infostate string.")
   key_bytes = sum(map(len, keys))
-  if num_histories > limit.history_cap(num_players, len(keys), key_bytes):
+  if num_histories > limit.history_cap(game.num_players(), len(keys),
+                                       key_bytes):
     raise limit.error(game, num_histories, "it has", len(keys), key_bytes)
+  return keys
 
-  # Rows grouped by player, first-encounter order within a player (as the
-  # walk numbers them: OpenSpiel's TabularPolicy layout).
+
+def _tabular_arrays(game: pyspiel.Game, template: Template, deck: Deck,
+                    nodes: _Nodes, filled: tuple[np.ndarray, ...],
+                    keys: list[str]
+                    ) -> tuple[dict[str, np.ndarray], list[str]]:
+  """The arrays by name and the keys by row, the rows grouped by player in
+  first-encounter order within a player (as the walk numbers them:
+  OpenSpiel's TabularPolicy layout)."""
+  (parent, action, player_of, infoset, chance_prob, utility, infoset_player,
+   infoset_code, infoset_history) = filled
   order = np.argsort(infoset_player, kind="stable")
   row_of_id = np.empty(len(order), dtype=np.int32)
   row_of_id[order] = np.arange(len(order), dtype=np.int32)
   decision = infoset >= 0
   infoset[decision] = row_of_id[infoset[decision]]
-  legal = np.zeros((len(decision_nodes), game.num_distinct_actions()),
+  legal = np.zeros((len(nodes.decisions), game.num_distinct_actions()),
                    dtype=bool)
-  for d, node in enumerate(decision_nodes):
+  for d, node in enumerate(nodes.decisions):
     legal[d, template.actions[node]] = True
   infoset_decision = infoset_code[order] // (deck.size * (deck.size + 1))
   arrays = {
@@ -333,15 +319,6 @@ def build_card_game_tree(game: pyspiel.Game, limit: SizeLimit,
       "infoset_history": infoset_history[order],
   }
   return arrays, [keys[i] for i in order]
-
-
-def _depth(template: _Template) -> int:
-  """The template's height in edges."""
-  depth = [0] * len(template.player)
-  for node in range(len(template.player)):
-    for child in template.children[node]:
-      depth[child] = depth[node] + 1
-  return max(depth)
 
 
 @numba.njit(cache=True, nogil=True)

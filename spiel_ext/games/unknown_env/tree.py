@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spiel_ext.engine import CHANCE, TERMINAL
+from spiel_ext.engine import CHANCE, TERMINAL, GameTree
 from spiel_ext.engine.admission import SizeLimit
 from spiel_ext.games.unknown_env.game import UnknownEnvGame
 from spiel_ext.games.unknown_env.params import LOSS, WIN
@@ -55,21 +55,40 @@ def build_unknown_env_tree(game: UnknownEnvGame, limit: SizeLimit
   Raises:
     ValueError: the tree is above ``limit``.
   """
-  base = game.base_tree
-  if not base.game.get_type().provides_information_state_string:
+  if not game.base_tree.game.get_type().provides_information_state_string:
     return None
-  terminals = base.terminals
-  num_histories = base.num_histories + 2 * len(terminals)
+  num_histories = _admitted_size(game, limit)
+  return (_true_game_arrays(game, num_histories),
+          list(game.base_tree.infoset_keys))
+
+
+def _admitted_size(game: UnknownEnvGame, limit: SizeLimit) -> int:
+  """The true game's number of histories; refuses a tree above ``limit``."""
+  base = game.base_tree
+  num_histories = base.num_histories + 2 * len(base.terminals)
   key_bytes = sum(map(len, base.infoset_keys))
   if num_histories > limit.history_cap(2, base.num_infosets, key_bytes):
     raise limit.error(game, num_histories, "it has", base.num_infosets,
                       key_bytes)
+  return num_histories
 
-  # Where each base history goes, and its reward children (after it).
+
+def _positions(base: GameTree) -> np.ndarray:
+  """Where each base history goes in the true game (its reward children
+  come right after each base terminal)."""
   reward_children = np.zeros(base.num_histories, dtype=np.int32)
-  reward_children[terminals] = 2
-  position = (np.arange(base.num_histories, dtype=np.int32) +
-              np.cumsum(reward_children, dtype=np.int32) - reward_children)
+  reward_children[base.terminals] = 2
+  return (np.arange(base.num_histories, dtype=np.int32) +
+          np.cumsum(reward_children, dtype=np.int32) - reward_children)
+
+
+def _true_game_arrays(game: UnknownEnvGame,
+                      num_histories: int) -> dict[str, np.ndarray]:
+  """The compiled arrays by name, from the base tree and the hidden
+  parameters."""
+  base = game.base_tree
+  terminals = base.terminals
+  position = _positions(base)
   moved = position[terminals]
   loss, win = moved + 1, moved + 2
 
@@ -94,7 +113,7 @@ def build_unknown_env_tree(game: UnknownEnvGame, limit: SizeLimit
   utility = np.zeros((num_histories, 2))
   utility[loss] = (-1.0, 1.0)
   utility[win] = (1.0, -1.0)
-  arrays = {
+  return {
       "parent": parent,
       "action": action,
       "node_player": node_player,
@@ -105,4 +124,3 @@ def build_unknown_env_tree(game: UnknownEnvGame, limit: SizeLimit
       "infoset_legal": base.infoset_legal.copy(),
       "infoset_history": position[base.infoset_history],
   }
-  return arrays, list(base.infoset_keys)
