@@ -66,19 +66,20 @@ Modules, by job:
   :class:`UnknownEnvObserver`), registered on import.
 - :mod:`.learner`: the learner's :class:`Environment`, its rules-only tree
   and its :class:`Episode`.
+- :mod:`.deferred`: the names that need the engine, loaded on first use.
 
 Importing this package (as ``import spiel_ext`` does) registers the game
 without importing the engine: the names that need the engine
 (:class:`HiddenParameters`, :func:`base_tree_for`, :class:`Environment`,
 :class:`Episode`, and the engine's ``CHANCE``, ``TERMINAL`` and
-``STRATEGY_TOLERANCE``) are loaded on first use.
+``STRATEGY_TOLERANCE``) are loaded on first use, through :mod:`.deferred`.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from spiel_ext.games.unknown_env import deferred
 from spiel_ext.games.unknown_env.game import (UnknownEnvGame, UnknownEnvState,
                                               _detached)  # noqa: F401  pylint: disable=unused-import
 from spiel_ext.games.unknown_env.observer import UnknownEnvObserver
@@ -86,29 +87,18 @@ from spiel_ext.games.unknown_env.params import (CHANCE_MODELS, LOSS, WIN,
                                                 check_chance_model,
                                                 true_game_string)
 
-# Names that need the engine, by the module that holds them (loaded lazily).
-_LAZY = {
-    "HiddenParameters": "spiel_ext.games.unknown_env.hidden",
-    "base_tree_for": "spiel_ext.games.unknown_env.hidden",
-    "Environment": "spiel_ext.games.unknown_env.learner",
-    "Episode": "spiel_ext.games.unknown_env.learner",
-    "CHANCE": "spiel_ext.engine",
-    "TERMINAL": "spiel_ext.engine",
-    "STRATEGY_TOLERANCE": "spiel_ext.engine",
-}
-
 __all__ = ["CHANCE_MODELS", "LOSS", "WIN", "UnknownEnvGame",
            "UnknownEnvObserver", "UnknownEnvState", "check_chance_model",
-           "true_game_string", *_LAZY]
+           "true_game_string", *deferred.NAMES]
 
 
 def __getattr__(name: str) -> Any:
-  if name not in _LAZY:
+  if name not in deferred.NAMES:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  value = getattr(importlib.import_module(_LAZY[name]), name)
+  value = getattr(deferred, name)
   globals()[name] = value
   return value
 
 
 def __dir__() -> list[str]:
-  return sorted(set(globals()) | set(_LAZY))
+  return sorted(set(globals()) | set(deferred.NAMES))

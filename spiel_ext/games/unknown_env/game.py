@@ -17,6 +17,7 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.games.common import RulesGame, check_integer, zero_sum_info
+from spiel_ext.games.unknown_env import deferred
 from spiel_ext.games.unknown_env.observer import UnknownEnvObserver
 from spiel_ext.games.unknown_env.params import (DEFAULTS, LOSS, NAME, WIN,
                                                 check_chance_model, game_type)
@@ -212,13 +213,14 @@ class UnknownEnvGame(RulesGame):
   state_class, observer_class = UnknownEnvState, UnknownEnvObserver
 
   def __init__(self, params=None):
-    from spiel_ext.games.unknown_env.hidden import HiddenParameters, base_tree_for  # pylint: disable=g-import-not-at-top
     values = dict(DEFAULTS)
     values.update(params or {})
     env_seed = check_integer(NAME, "env_seed", values["env_seed"], 0)
     chance = check_chance_model(values["chance"])
-    self.base_tree = base_tree_for(values["game"])
-    self.hidden = HiddenParameters.sample(self.base_tree, env_seed, chance)
+    # The engine's names: imported when the first instance is made.
+    self.base_tree = deferred.base_tree_for(values["game"])
+    self.hidden = deferred.HiddenParameters.sample(self.base_tree, env_seed,
+                                                   chance)
     self.instance = _Instance(self.base_tree, self.hidden)
     base = self.base_tree.game
     base_type = base.get_type()

@@ -5,8 +5,8 @@ at each terminal) on the base game's compiled tree from ``env_seed``, as in
 Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret Minimization
 with Information Gain to Solve Extensive Games with Unknown Environments",
 2023 (see :mod:`spiel_ext.games.unknown_env` for the two chance models).
-This module needs the engine; the game imports it when an instance is
-loaded.
+This module needs the engine; the game reaches it through
+:mod:`.deferred` when an instance is loaded.
 """
 
 from __future__ import annotations
