@@ -57,8 +57,17 @@ class LabelListParser(flags.ListParser):
 
 
 def define_flags(flag_values: flags.FlagValues) -> None:
-  """Defines the runner's flags on ``flag_values``."""
-  define = {"flag_values": flag_values}
+  """Defines the runner's flags on ``flag_values``.
+
+  Args:
+    flag_values: where the flags are defined (absl's FLAGS for the command).
+  """
+  _define_what_runs({"flag_values": flag_values})
+  _define_how_it_runs({"flag_values": flag_values})
+
+
+def _define_what_runs(define: dict) -> None:
+  """The flags that choose the experiments and their sizes."""
   flags.DEFINE_list("experiment", ["quickstart"],
                     "Experiment name(s), comma separated; listed below.",
                     **define)
@@ -85,6 +94,10 @@ def define_flags(flag_values: flags.FlagValues) -> None:
                "labels, comma separated (listed below; a comma inside a "
                "label's parentheses is part of it).",
                serializer=flags.CsvListSerializer(","), **define)
+
+
+def _define_how_it_runs(define: dict) -> None:
+  """The flags for where results go and how the runs are executed."""
   flags.DEFINE_string("output_dir", "results",
                       "Folder for results, figures and tables.", **define)
   flags.DEFINE_bool("resume", False,
@@ -182,26 +195,20 @@ def _summary(name: str, outputs, seconds: float) -> None:
 
 def plan(flag_values=FLAGS) -> list:
   """[(experiment name, settings)] the flags ask for, every value checked
-  before anything runs; ends with a one-line error otherwise."""
+  before anything runs; ends with a one-line error otherwise.
+
+  Args:
+    flag_values: the parsed flags.
+
+  Returns:
+    The experiments to run with their checked settings (empty for
+    --experiment=report).
+  """
   from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
   names = flag_values.experiment
-  if not names or not all(name.strip() for name in names):
-    _fail("--experiment is empty; give a name: "
-          f"{', '.join(EXPERIMENTS)}, or report.")
-  if not flag_values.output_dir.strip():
-    _fail("--output_dir is empty; give a folder (default: results).")
-  if "report" in names and names != ["report"]:
-    _fail("--experiment=report runs alone: write the report after the "
-          "experiments, in a second command.")
-  repeated = sorted({name for name in names if names.count(name) > 1})
-  if repeated:
-    _fail(f"--experiment: {', '.join(repeated)} given more than once.")
+  _check_experiment_names(names, flag_values.output_dir, EXPERIMENTS)
   if names == ["report"]:
-    report = flag_values.report_path
-    if report is not None and (not report.strip() or Path(report).is_dir()
-                               or report.endswith(os.sep)):
-      _fail(f"--report_path {report!r} is not a file name; give one such as "
-            f"{os.path.join(flag_values.output_dir, 'reproduction.md')}.")
+    _check_report_path(flag_values.report_path, flag_values.output_dir)
     return []
   unknown = [name for name in names if name not in EXPERIMENTS]
   if unknown:
@@ -218,6 +225,31 @@ def plan(flag_values=FLAGS) -> list:
             for name in names]
   except (ValueError, ImportError) as error:
     _fail(_flag_names(str(error)))
+
+
+def _check_experiment_names(names: list[str], output_dir: str,
+                            experiments) -> None:
+  """Ends with a one-line error on an empty, repeated or mixed-with-report
+  --experiment list, or an empty --output_dir."""
+  if not names or not all(name.strip() for name in names):
+    _fail("--experiment is empty; give a name: "
+          f"{', '.join(experiments)}, or report.")
+  if not output_dir.strip():
+    _fail("--output_dir is empty; give a folder (default: results).")
+  if "report" in names and names != ["report"]:
+    _fail("--experiment=report runs alone: write the report after the "
+          "experiments, in a second command.")
+  repeated = sorted({name for name in names if names.count(name) > 1})
+  if repeated:
+    _fail(f"--experiment: {', '.join(repeated)} given more than once.")
+
+
+def _check_report_path(report: str | None, output_dir: str) -> None:
+  """Ends with a one-line error if --report_path is not a file name."""
+  if report is not None and (not report.strip() or Path(report).is_dir()
+                             or report.endswith(os.sep)):
+    _fail(f"--report_path {report!r} is not a file name; give one such as "
+          f"{os.path.join(output_dir, 'reproduction.md')}.")
 
 
 def main(argv: list[str]) -> None:
