@@ -418,7 +418,8 @@ def test_default_arrays_are_the_games():
   root, _ = _reference(game, tree, strategy, tree.chance_prob, tree.utility)
   np.testing.assert_allclose(tree.root_values(strategy), root, atol=1e-15)
   np.testing.assert_allclose(
-      tree.root_values(strategy, tree.chance_prob.copy(), tree.utility.copy()),
+      tree.with_model(tree.chance_prob.copy(),
+                      tree.utility.copy()).root_values(strategy),
       tree.root_values(strategy), atol=0)
 
 
@@ -442,12 +443,9 @@ def _bad_chance(tree, how):
 def test_chance_override_must_be_distributions(how):
   tree = compile_game("kuhn_poker")
   bad = _bad_chance(tree, how)
-  for call in (lambda: tree.values(tree.uniform_policy(), bad),
-               lambda: tree.reach(tree.uniform_policy(), bad),
-               lambda: tree.best_response(tree.uniform_policy(), 0,
-                                          chance_prob=bad),
-               lambda: tree.player_counterfactual_values(
-                   tree.uniform_policy(), 0, chance_prob=bad)):
+  for call in (lambda: tree.with_model(bad).values(tree.uniform_policy()),
+               lambda: tree.with_model(chance_prob=bad),
+               lambda: tree.check_model(bad)):
     with pytest.raises(ValueError, match=r"chance_prob must hold a "
                        r"probability distribution .* chance history 0"):
       call()
@@ -458,7 +456,7 @@ def test_chance_override_must_be_an_array_of_the_trees_shape(how):
   tree = compile_game("kuhn_poker")
   with pytest.raises(ValueError, match=r"chance_prob must be a float array "
                      r"of shape \(58,\)"):
-    tree.values(tree.uniform_policy(), _bad_chance(tree, how))
+    tree.with_model(_bad_chance(tree, how))
 
 
 def test_utility_override_must_be_finite_terminal_payoffs():
@@ -468,29 +466,31 @@ def test_utility_override_must_be_finite_terminal_payoffs():
   infinite[tree.terminals[3], 1] = np.inf
   with pytest.raises(ValueError, match=r"utility must be finite.*history "
                      f"{tree.terminals[3]}"):
-    tree.values(tree.uniform_policy(), utility=infinite)
+    tree.with_model(utility=infinite)
   inner = utility.copy()
   inner[0, 0] = 1.0
   with pytest.raises(ValueError, match="utility must be finite, and 0 away "
                      "from terminal histories"):
-    tree.root_values(tree.uniform_policy(), utility=inner)
+    tree.with_model(utility=inner)
   with pytest.raises(ValueError, match=r"utility must be a float array of "
                      r"shape \(58, 2\)"):
-    tree.root_values(tree.uniform_policy(), utility=utility[:, :1])
+    tree.with_model(utility=utility[:, :1])
 
 
 def test_a_checked_model_is_read_only_and_gives_the_same_values():
   tree = compile_game("kuhn_poker")
   chance_prob, utility = _overrides(tree, np.random.default_rng(4))
   strategy = tree.uniform_policy()
-  expected = tree.values(strategy, chance_prob.copy(), utility.copy())
+  expected = tree.with_model(chance_prob.copy(),
+                             utility.copy()).values(strategy)
   checked_chance, checked_utility = tree.check_model(chance_prob, utility)
   assert checked_chance is chance_prob  # Owns its data: frozen in place.
   assert not checked_chance.flags.writeable
   with pytest.raises(ValueError, match="read-only"):
     checked_utility[tree.terminals[0], 0] = 5.0
   np.testing.assert_array_equal(
-      tree.values(strategy, checked_chance, checked_utility), expected)
+      tree.with_model(checked_chance, checked_utility).values(strategy),
+      expected)
   # A view could change through its base: it is copied.
   wide = np.concatenate([utility, utility], axis=1)
   _, view_checked = tree.check_model(utility=wide[:, :2])
@@ -516,7 +516,7 @@ def test_a_checked_array_made_writeable_again_is_checked_again():
   chance_prob.flags.writeable = True
   chance_prob[np.flatnonzero(tree.parent == 0)] *= 0.5
   with pytest.raises(ValueError, match="chance_prob must hold"):
-    tree.values(tree.uniform_policy(), chance_prob)
+    tree.with_model(chance_prob).values(tree.uniform_policy())
 
 
 # ------------------------------------------------------------ game views
@@ -524,9 +524,9 @@ def test_a_model_view_is_checked_once_and_frozen():
   tree = compile_game("kuhn_poker")
   chance_prob, utility = _overrides(tree, np.random.default_rng(5))
   strategy = tree.uniform_policy()
-  with pytest.warns(DeprecationWarning, match="with_model"):
-    expected = tree.values(strategy, chance_prob, utility)
-  assert chance_prob.flags.writeable  # The deprecated keywords copy.
+  expected = tree.with_model(chance_prob.copy(),
+                             utility.copy()).values(strategy)
+  assert chance_prob.flags.writeable  # The copies were frozen, not these.
   view = tree.with_model(chance_prob, utility)
   assert view.tree is tree and view.chance_prob is chance_prob
   assert not chance_prob.flags.writeable

@@ -22,7 +22,7 @@ import contextlib
 import gc
 import itertools
 import math
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 import pyspiel
@@ -140,7 +140,7 @@ def _walk(game: pyspiel.Game,
     raise ValueError(f"{game} has {game.num_players()} players; the engine "
                      f"compiles games of at most {127 - _PLAYER_OFFSET}.")
   with _collector_paused():
-    buffers = _walk_states(game, limit)
+    buffers = _StateWalk(game, limit).run()
   return _assemble(game, *buffers)
 
 
@@ -171,139 +171,168 @@ def _history_buffers() -> tuple:
           array.array("d"), array.array("d"), array.array("I"))
 
 
-def _walk_states(game: pyspiel.Game, limit: SizeLimit) -> tuple:
-  """The walk of :func:`_walk`: its buffers, as :func:`_assemble` takes
-  them.
+class _StateWalk:
+  """The walk of :func:`_walk`: its buffers, its infoset table and the cap
+  on the number of histories, which falls as infosets are found.
 
-  The loop's body stays in one piece: a helper called per history (a dozen
-  of the walk's locals in, the cap and key count out) would add about
-  0.1 us to the 2 us a history takes.
+  :meth:`run` is the loop over histories. Each step that happens once per
+  infoset, per chance node or per group of terminal siblings is a method of
+  its own; a decision history's common path stays inline in the loop (a
+  call per history would add about 0.1 us to the 2 us a history takes).
   """
-  (infostate_string, legal_actions, current_player, returns,
-   apply_action) = _state_methods(game)
-  chain = itertools.chain.from_iterable
-  no_probs = itertools.repeat(None)  # Endless: shared by every zip.
-  num_players = game.num_players()
-  (parent, action, node_player, decision_infoset, chance_child_prob,
-   terminal_utility, infoset_history) = _history_buffers()
-  # Each infoset by key: (id, player, *the action lists of its legal
-  # actions), the lists (see _action_lists) shared by infosets of the same
-  # legal actions.
-  infosets: dict[str, tuple] = {}
-  find_infoset = infosets.get
-  action_lists: dict[tuple[int, ...], tuple] = {}
-  key_bytes = 0
-  # The cap falls as infosets are found: kept up to date here, as
-  # limit.history_cap(num_players, len(infosets), key_bytes, num_actions)
-  # would compute it.
-  spare, history_bytes, infoset_bytes, key_byte_bytes = limit.cap_terms(
-      num_players, game.num_distinct_actions())
-  cap = max(0.0, spare) // history_bytes
-  # Bound once: the loop below appends a few times per history.
-  append_parent, append_action = parent.append, action.append
-  append_player, append_infoset = node_player.append, decision_infoset.append
 
-  def add_terminals(parent_code: int, action_codes: list[int],
+  def __init__(self, game: pyspiel.Game, limit: SizeLimit):
+    self.game = game
+    self.limit = limit
+    self.methods = _state_methods(game)
+    self.buffers = _history_buffers()
+    # Each infoset by key: (id, player, *the action lists of its legal
+    # actions), the lists (see _action_lists) shared by infosets of the
+    # same legal actions.
+    self.infosets: dict[str, tuple] = {}
+    self.action_lists: dict[tuple[int, ...], tuple] = {}
+    self.key_bytes = 0
+    # Kept up to date as limit.history_cap(num_players, len(infosets),
+    # key_bytes, num_actions) would compute it.
+    (self.spare, self.history_bytes, self.infoset_bytes,
+     self.key_byte_bytes) = limit.cap_terms(game.num_players(),
+                                            game.num_distinct_actions())
+    self.cap = max(0.0, self.spare) // self.history_bytes
+
+  def refusal(self, count: int, how: str) -> ValueError:
+    """The size limit's error for ``count`` histories ("found more than"
+    or "found at least")."""
+    return self.limit.error(self.game, count, how, len(self.infosets),
+                            self.key_bytes)
+
+  def new_infoset(self, key: str, legal: list[int], player: int,
+                  history: int) -> tuple:
+    """Adds the infoset of ``key``, first met at ``history``; lowers the
+    cap by its bytes. Returns its table entry."""
+    legal_set = tuple(legal)
+    lists = self.action_lists.get(legal_set)
+    if lists is None:
+      lists = self.action_lists[legal_set] = _action_lists(legal)
+    known = (len(self.infosets), player) + lists
+    self.infosets[key] = known
+    self.buffers[6].append(history)  # infoset_history
+    self.key_bytes += len(key)
+    self.spare -= self.infoset_bytes + self.key_byte_bytes * len(key)
+    self.cap = max(0.0, self.spare) // self.history_bytes
+    return known
+
+  def add_terminals(self, parent_code: int, action_codes: list[int],
                     probs: list[float] | None,
                     states: list[pyspiel.State]) -> None:
     """Appends terminal siblings, the next histories in pre-order."""
+    (parent, action, node_player, _, chance_child_prob, terminal_utility,
+     _) = self.buffers
     count = len(action_codes)
     first = len(parent)
-    if first + count > cap:
-      raise limit.error(game, max(first, math.ceil(cap)) + 1,
-                        "found more than", len(infosets), key_bytes)
+    if first + count > self.cap:
+      raise self.refusal(max(first, math.ceil(self.cap)) + 1,
+                         "found more than")
     parent.extend([parent_code] * count)
     action.extend(action_codes)
     node_player.extend(bytes(count))  # TERMINAL + _PLAYER_OFFSET is 0.
     if probs is not None:
       chance_child_prob.extend(probs)
-    terminal_utility.extend(chain(map(returns, states)))
+    terminal_utility.extend(
+        itertools.chain.from_iterable(map(self.methods[3], states)))
 
-  # Stack entries, popped in pre-order: (state, player, parent + 1,
-  # action + 1, prob), prob None unless the parent is a chance node.
-  root = game.new_initial_state()
-  stack = [(root, current_player(root), 0, 0, None)]
-  pop, extend = stack.pop, stack.extend
-  while stack:
-    state, player, parent_code, action_code, prob = pop()
-    history = len(parent)
-    if history >= cap:
-      raise limit.error(game, history + 1, "found more than", len(infosets),
-                        key_bytes)
-    append_parent(parent_code)
-    append_action(action_code)
-    append_player(player + _PLAYER_OFFSET)
-    if prob is not None:
-      chance_child_prob.append(prob)
-    if player >= 0:
-      key = infostate_string(state, player)
-      legal = legal_actions(state)
-      known = find_infoset(key)
-      if known is None:
-        legal_set = tuple(legal)
-        lists = action_lists.get(legal_set)
-        if lists is None:
-          lists = action_lists[legal_set] = _action_lists(legal)
-        known = (len(infosets), player) + lists
-        infosets[key] = known
-        infoset_history.append(history)
-        key_bytes += len(key)
-        spare -= infoset_bytes + key_byte_bytes * len(key)
-        cap = max(0.0, spare) // history_bytes
-      infoset_id, known_player, known_legal, head, last, codes, backwards = (
-          known)
-      if known_legal != legal or known_player != player:
-        raise ValueError(
-            f"{game}: infoset key {key!r} is shared by histories with "
-            "different acting players or legal actions; the game's "
-            "infostate strings do not identify information sets.")
-      append_infoset(infoset_id)
-      if last is None:
-        continue
-      # The last child is this state itself, advanced in place.
-      children = list(map(state.child, head))
-      apply_action(state, last)
-      children.append(state)
-      players = list(map(current_player, children))
-      if players.count(TERMINAL) == len(players):
-        add_terminals(history + 1, codes, None, children)
-      else:
-        children.reverse()
-        players.reverse()
-        extend(zip(children, players, [history + 1] * len(children),
-                   backwards, no_probs))
-      continue
-    if player == TERMINAL:
-      terminal_utility.extend(returns(state))
-      continue
+  def expand_chance(self, state: pyspiel.State, player: int, history: int,
+                    stacked: int, push: Callable) -> None:
+    """Expands the chance node ``state`` (history ``history``, ``stacked``
+    histories waiting): its children pushed with ``push``, or appended
+    when all are terminal."""
     if player != CHANCE:
-      raise ValueError(f"{game}: history {state.history_str()!r} has acting "
-                       f"player {player}; only sequential games with chance "
-                       "nodes are supported.")
+      raise ValueError(f"{self.game}: history {state.history_str()!r} has "
+                       f"acting player {player}; only sequential games with "
+                       "chance nodes are supported.")
     outcomes = state.chance_outcomes()
-    _check_chance(game, state, outcomes)
+    _check_chance(self.game, state, outcomes)
     # Refused before the children are built: each is a history to come.
-    pending = history + 1 + len(stack) + len(outcomes)
-    if pending > cap:
-      raise limit.error(game, pending, "found at least", len(infosets),
-                        key_bytes)
+    pending = history + 1 + stacked + len(outcomes)
+    if pending > self.cap:
+      raise self.refusal(pending, "found at least")
     if outcomes[-1][0] >= 10:
       outcomes = sorted(outcomes, key=lambda pair: str(pair[0]))
     moves = [outcome for outcome, _ in outcomes]
     probs = [outcome_prob for _, outcome_prob in outcomes]
     children = list(map(state.child, moves[:-1]))
-    apply_action(state, moves[-1])
+    self.methods[4](state, moves[-1])  # apply_action
     children.append(state)
-    players = list(map(current_player, children))
+    players = list(map(self.methods[2], children))  # current_player
     codes = [move + 1 for move in moves]
     if players.count(TERMINAL) == len(players):
-      add_terminals(history + 1, codes, probs, children)
+      self.add_terminals(history + 1, codes, probs, children)
     else:
-      extend(zip(reversed(children), reversed(players),
-                 [history + 1] * len(children), reversed(codes),
-                 reversed(probs)))
-  return (parent, action, node_player, decision_infoset, chance_child_prob,
-          terminal_utility, infosets, infoset_history)
+      push(zip(reversed(children), reversed(players),
+               [history + 1] * len(children), reversed(codes),
+               reversed(probs)))
+
+  def run(self) -> tuple:
+    """Walks the game. Returns the buffers, as :func:`_assemble` takes
+    them."""
+    (infostate_string, legal_actions, current_player, returns,
+     apply_action) = self.methods
+    (parent, action, node_player, decision_infoset, chance_child_prob,
+     terminal_utility) = self.buffers[:6]
+    find_infoset, no_probs = self.infosets.get, itertools.repeat(None)
+    # Stack entries, popped in pre-order: (state, player, parent + 1,
+    # action + 1, prob), prob None unless the parent is a chance node.
+    root = self.game.new_initial_state()
+    stack = [(root, current_player(root), 0, 0, None)]
+    pop, push, cap = stack.pop, stack.extend, self.cap
+    while stack:
+      state, player, parent_code, action_code, prob = pop()
+      history = len(parent)
+      if history >= cap:
+        raise self.refusal(history + 1, "found more than")
+      parent.append(parent_code)
+      action.append(action_code)
+      node_player.append(player + _PLAYER_OFFSET)
+      if prob is not None:
+        chance_child_prob.append(prob)
+      if player >= 0:
+        key = infostate_string(state, player)
+        legal = legal_actions(state)
+        known = find_infoset(key)
+        if known is None:
+          known = self.new_infoset(key, legal, player, history)
+          cap = self.cap
+        if known[2] != legal or known[1] != player:
+          raise _ambiguous_key(self.game, key)
+        decision_infoset.append(known[0])
+        _, _, _, head, last, codes, backwards = known
+        if last is None:
+          continue
+        # The last child is this state itself, advanced in place.
+        children = list(map(state.child, head))
+        apply_action(state, last)
+        children.append(state)
+        players = list(map(current_player, children))
+        if players.count(TERMINAL) == len(players):
+          self.add_terminals(history + 1, codes, None, children)
+        else:
+          children.reverse()
+          players.reverse()
+          push(zip(children, players, [history + 1] * len(children),
+                   backwards, no_probs))
+      elif player == TERMINAL:
+        terminal_utility.extend(returns(state))
+      else:
+        self.expand_chance(state, player, history, len(stack), push)
+    return self.buffers[:6] + (self.infosets, self.buffers[6])
+
+
+def _ambiguous_key(game: pyspiel.Game, key: str) -> ValueError:
+  """The refusal of an infoset key met with another player or other legal
+  actions."""
+  return ValueError(
+      f"{game}: infoset key {key!r} is shared by histories with different "
+      "acting players or legal actions; the game's infostate strings do not "
+      "identify information sets.")
 
 
 def _action_lists(legal: list[int]) -> tuple:

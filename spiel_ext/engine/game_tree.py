@@ -35,9 +35,7 @@ below take a tree's layout, or a game as the passes read it
 from __future__ import annotations
 
 import functools
-import warnings
 import weakref
-from typing import Callable
 
 import numpy as np
 
@@ -79,44 +77,6 @@ class PassMethods:
   beliefs = belief_passes.beliefs
   belief_action_values = belief_passes.belief_action_values
   sequential_best_values = belief_passes.sequential_best_values
-
-
-def _with_deprecated_model(function: Callable, leading: int | None,
-                           keywords: tuple[str, ...]) -> Callable:
-  """A pass as a GameTree method that also takes the deprecated model
-  arrays ``keywords`` (``chance_prob``, ``utility``): positionally after
-  the pass's first ``leading`` arguments (None: by keyword only), or by
-  keyword. Given any, the pass runs on ``tree._model_view(...)``.
-
-  Args:
-    function: the pass, a function of a game view.
-    leading: how many of its arguments come before the model arrays.
-    keywords: the model arrays the method takes.
-
-  Returns:
-    The method.
-  """
-  stop = None if leading is None else leading + len(keywords)
-
-  @functools.wraps(function)
-  def method(tree, *args, **kwargs):
-    model = {key: kwargs.pop(key) for key in keywords if key in kwargs}
-    if stop is not None and len(args) > leading:
-      given = dict(zip(keywords, args[leading:stop]))
-      if given.keys() & model.keys():
-        raise TypeError(f"{function.__name__}() got multiple values for "
-                        f"{sorted(given.keys() & model.keys())}")
-      model.update(given)
-      args = args[:leading] + args[stop:]
-    if not model:
-      return function(tree, *args, **kwargs)
-    # pylint: disable-next=protected-access
-    return function(tree._model_view(**model), *args, **kwargs)
-
-  return method
-
-
-_CHANCE, _MODEL = ("chance_prob",), ("chance_prob", "utility")
 
 
 class GameTree(TreeLayout, PassMethods):
@@ -332,37 +292,6 @@ class GameTree(TreeLayout, PassMethods):
   @functools.cached_property
   def _uniform_reach(self) -> np.ndarray:
     return self.reach(self.uniform_policy())
-
-  # Deprecated: these passes of the compiled game also take another game's
-  # chance_prob and utility (checked on every call); make the model's view
-  # once with with_model(chance_prob, utility) and call its passes instead.
-  edge_weights = _with_deprecated_model(PassMethods.edge_weights, 1, _CHANCE)
-  reach = _with_deprecated_model(PassMethods.reach, 1, _CHANCE)
-  values = _with_deprecated_model(PassMethods.values, 1, _MODEL)
-  root_values = _with_deprecated_model(PassMethods.root_values, 1, _MODEL)
-  counterfactual_values = _with_deprecated_model(
-      PassMethods.counterfactual_values, 1, _MODEL)
-  player_counterfactual_values = _with_deprecated_model(
-      PassMethods.player_counterfactual_values, 2, _MODEL)
-  best_response = _with_deprecated_model(PassMethods.best_response, None,
-                                         _MODEL)
-
-  def _model_view(self, chance_prob: Array | None = None,
-                  utility: Array | None = None) -> GameView | GameTree:
-    """The game of the deprecated ``chance_prob``/``utility`` arguments:
-    the tree itself without them; else a view of them, checked on every
-    call, the caller's arrays left as they were (copied if writeable)."""
-    if chance_prob is None and utility is None:
-      return self
-    warnings.warn(
-        "the chance_prob= and utility= arguments of GameTree's passes are "
-        "deprecated: make the model's view once with "
-        "tree.with_model(chance_prob, utility) and call its passes.",
-        DeprecationWarning, stacklevel=3)
-    copied = [value.copy() if isinstance(value, np.ndarray) and
-              value.flags.writeable else value
-              for value in (chance_prob, utility)]
-    return self.with_model(*copied)
 
 
 class GameView(PassMethods):
