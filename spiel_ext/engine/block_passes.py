@@ -26,16 +26,12 @@ import numpy as np
 from numba import prange
 
 from spiel_ext.engine.constants import CHANCE, TERMINAL
-from spiel_ext.engine.passes import jit, opponent_reach
+from spiel_ext.engine.passes import (forward_step, jit, opponent_reach,
+                                      step_jit)
 from spiel_ext.engine.threads import serial_copy
 
 # Kernels run on numba's threads; compiled once, cached on disk.
 parallel_jit = numba.njit(cache=True, nogil=True, parallel=True)
-
-# The per-history steps, inlined into the kernels at numba's level (LLVM
-# does not inline calls out of a parallel loop's body, which made the
-# passes several times slower).
-step_jit = numba.njit(cache=True, nogil=True, inline="always")
 
 # Each thread gets this many runs of blocks, for balance.
 UNITS_PER_THREAD = 4
@@ -70,16 +66,6 @@ def unit_bounds(roots, end, units):
   return bounds
 
 
-@step_jit
-def _forward_one(h, parent, parent_slot, policy_index, chance_prob, flat,
-                 player, weight, others):
-  k = policy_index[h]
-  w = chance_prob[h] if k < 0 else flat[k]
-  weight[h] = w
-  p = parent[h]
-  others[h] = others[p] if parent_slot[h] == player else others[p] * w
-
-
 @parallel_jit
 def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
                    player, weight, others, top, roots, end, units):
@@ -88,13 +74,13 @@ def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
   weight[0] = 1.0
   others[0] = 1.0
   for j in range(1, top.shape[0]):  # top[0] is the root.
-    _forward_one(top[j], parent, parent_slot, policy_index, chance_prob,
+    forward_step(top[j], parent, parent_slot, policy_index, chance_prob,
                  flat, player, weight, others)
   bounds = unit_bounds(roots, end, units)
   for unit in prange(bounds.shape[0] - 1):
     for b in range(bounds[unit], bounds[unit + 1]):
       for h in range(roots[b], end[roots[b]]):
-        _forward_one(h, parent, parent_slot, policy_index, chance_prob,
+        forward_step(h, parent, parent_slot, policy_index, chance_prob,
                      flat, player, weight, others)
 
 

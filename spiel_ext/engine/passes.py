@@ -23,6 +23,12 @@ from spiel_ext.engine.constants import CHANCE, TERMINAL
 # The engine's kernels: compiled once, cached on disk, releasing the GIL.
 jit = numba.njit(cache=True, nogil=True)
 
+# The per-history steps, inlined at numba's level into the serial kernels
+# and into the block kernels' parallel loops (LLVM does not inline calls
+# out of a parallel loop's body, which made those passes several times
+# slower).
+step_jit = numba.njit(cache=True, nogil=True, inline="always")
+
 
 @jit
 def parent_slots(parent, node_player, num_players):
@@ -129,11 +135,20 @@ def forward_others(parent, parent_slot, policy_index, chance_prob, policy,
   weight[0] = 1.0
   others[0] = 1.0
   for h in range(1, parent.shape[0]):
-    k = policy_index[h]
-    w = chance_prob[h] if k < 0 else flat[k]
-    weight[h] = w
-    p = parent[h]
-    others[h] = others[p] if parent_slot[h] == player else others[p] * w
+    forward_step(h, parent, parent_slot, policy_index, chance_prob, flat,
+                 player, weight, others)
+
+
+@step_jit
+def forward_step(h, parent, parent_slot, policy_index, chance_prob, flat,
+                 player, weight, others):
+  """One history of :func:`forward_others`: its edge's probability
+  (``flat`` is the policy's flat view) and its x_{-i}."""
+  k = policy_index[h]
+  w = chance_prob[h] if k < 0 else flat[k]
+  weight[h] = w
+  p = parent[h]
+  others[h] = others[p] if parent_slot[h] == player else others[p] * w
 
 
 @jit
