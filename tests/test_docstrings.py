@@ -187,6 +187,28 @@ def test_arguments_and_returns_are_documented(module_name):
   assert not problems, "\n".join(problems)
 
 
+def test_the_engines_exports_are_documented():
+  """The engine's public names (``spiel_ext.engine.__all__``), with every
+  spiel_ext class their classes inherit from (a GameTree's passes are
+  PassMethods', its arrays TreeLayout's)."""
+  engine = importlib.import_module("spiel_ext.engine")
+  problems, classes = [], []
+  for name in engine.__all__:
+    member = getattr(engine, name)
+    function = getattr(member, "py_func", member)
+    if inspect.isfunction(function):
+      problems += _function_problems(f"spiel_ext.engine.{name}", function,
+                                     False)
+    elif inspect.isclass(member):
+      classes += [base for base in member.__mro__
+                  if base.__module__.startswith("spiel_ext") and
+                  base not in classes]
+  assert len(classes) >= 4  # GameTree, GameView, PassMethods, TreeLayout...
+  for cls in classes:
+    problems += _class_problems(f"{cls.__module__}.{cls.__qualname__}", cls)
+  assert not problems, "\n".join(problems)
+
+
 def test_the_walk_covers_the_modules():
   names = _module_names()
   for name in ("spiel_ext.exploitability", "spiel_ext.eval.metrics",
