@@ -1,5 +1,6 @@
 """DCFR's discounting: the regret discount, the t^gamma weights of the
-average strategy, and DCFR's parameter checks.
+average strategy, DCFR's parameter checks, and the regret sum the CFR
+family's regret rules share.
 
 DCFR (Noam Brown, Tuomas Sandholm, "Solving Imperfect-Information Games via
 Discounted Regret Minimization", AAAI 2019, arXiv:1809.04040): positive
@@ -7,7 +8,9 @@ regrets times t^alpha / (t^alpha + 1), negative ones times
 t^beta / (t^beta + 1), average weighted by t^gamma. CFR's uniform average
 and CFR+'s linear one (Oskari Tammelin, "Solving Large Imperfect
 Information Games Using CFR+", 2014, arXiv:1407.5042) are the weights with
-gamma = 0 and 1. The rules are the regret and averaging rules of
+gamma = 0 and 1; likewise CFR's regrets, CFR+'s floored ones and DCFR's
+discounted ones are one sum R <- R + r with a different step after it
+(:class:`SummedRegrets`). The rules are the regret and averaging rules of
 :mod:`spiel_ext.algorithms.regret_rules` (which re-exports them).
 """
 
@@ -78,9 +81,35 @@ def discount_factor(t: int, exponent: float, offset: float = 1.0) -> float:
   return power / (power + offset)
 
 
+class SummedRegrets:
+  """The update CFR's, CFR+'s and DCFR's regret rules share: R <- R + r,
+  then the rule's own step on the sum (none for CFR's
+  :class:`~spiel_ext.algorithms.regret_rules.PlainRegrets`; the floor at 0
+  of :class:`~spiel_ext.algorithms.regret_rules.PlusRegrets`; DCFR's
+  discount of :class:`DiscountedRegrets`).
+  """
+
+  def update(self, cumulative_regret: np.ndarray,
+             context: UpdateContext) -> None:
+    """R <- R + r, then the rule's step (see the class), in place.
+
+    Args:
+      cumulative_regret: R on the player's rows.
+      context: the player's
+        :class:`~spiel_ext.algorithms.regret_rules.UpdateContext`.
+    """
+    cumulative_regret += context.instant_regret
+    self._after_sum(cumulative_regret, context)
+
+  def _after_sum(self, cumulative_regret: np.ndarray,
+                 context: UpdateContext) -> None:
+    """The rule's step on R + r, in place (none here)."""
+    del cumulative_regret, context
+
+
 @plain_data
 @dataclasses.dataclass(frozen=True)
-class DiscountedRegrets:
+class DiscountedRegrets(SummedRegrets):
   """DCFR: R <- R + r, then positive entries times t^alpha / (t^alpha + 1)
   and negative ones times t^beta / (t^beta + 1).
 
@@ -92,15 +121,8 @@ class DiscountedRegrets:
   alpha: float
   beta: float
 
-  def update(self, cumulative_regret: np.ndarray,
-             context: UpdateContext) -> None:
-    """R <- R + r, then discounted, in place.
-
-    Args:
-      cumulative_regret: R on the player's rows.
-      context: the player's :class:`UpdateContext`.
-    """
-    cumulative_regret += context.instant_regret
+  def _after_sum(self, cumulative_regret: np.ndarray,
+                 context: UpdateContext) -> None:
     discount_regrets(cumulative_regret, discount_factor(context.t, self.alpha),
                      discount_factor(context.t, self.beta))
 

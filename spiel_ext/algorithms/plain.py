@@ -129,8 +129,7 @@ class Form:
 
     Args:
       value: the value.
-      where: what to call it in error messages.
-      walk: writes a nested value.
+      where, walk: as for :meth:`mapping`.
 
     Returns:
       The written value.

@@ -137,11 +137,8 @@ def preference_best_response(cumulative_regret, legal, delta, shifts, out):
   otherwise the module docstring's fallback.
 
   Args:
-    cumulative_regret: R, [rows, actions] (the player's rows).
-    legal: [rows, actions], True where an action is legal.
-    delta: the preference degrees on the same rows, [rows, actions].
-    shifts: W(I) beta(I) per row, [rows].
-    out: [rows, actions], overwritten with the strategy.
+    cumulative_regret, legal, delta, shifts, out: as for
+      :func:`preference_regret_matching`.
   """
   for row in range(cumulative_regret.shape[0]):
     shift = shifts[row]

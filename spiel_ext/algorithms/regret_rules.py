@@ -50,8 +50,9 @@ import numpy as np
 # DCFR's discounts and the average's weights, importable from here as
 # before they had their own module.
 from spiel_ext.algorithms.discounting import (  # pylint: disable=unused-import
-    MAX_GAMMA, DiscountedRegrets, PowerAveraging, check_dcfr_parameters,
-    discount_and_add, discount_factor, discount_regrets)
+    MAX_GAMMA, DiscountedRegrets, PowerAveraging, SummedRegrets,
+    check_dcfr_parameters, discount_and_add, discount_factor,
+    discount_regrets)
 from spiel_ext.algorithms.protocol import plain_data
 
 _jit = numba.njit(cache=True, nogil=True)
@@ -333,36 +334,21 @@ class RuleWithState(Protocol):
 
 
 # ------------------------------------------------------------ regret rules
+# Each adds r to R, then takes its own step (SummedRegrets.update).
 @plain_data
 @dataclasses.dataclass(frozen=True)
-class PlainRegrets:
+class PlainRegrets(SummedRegrets):
   """CFR: R <- R + r."""
 
-  def update(self, cumulative_regret: np.ndarray,
-             context: UpdateContext) -> None:
-    """R <- R + r, in place.
-
-    Args:
-      cumulative_regret: R on the player's rows.
-      context: the player's :class:`UpdateContext`.
-    """
-    cumulative_regret += context.instant_regret
-
 
 @plain_data
 @dataclasses.dataclass(frozen=True)
-class PlusRegrets:
+class PlusRegrets(SummedRegrets):
   """CFR+ (regret matching+): R <- max(R + r, 0)."""
 
-  def update(self, cumulative_regret: np.ndarray,
-             context: UpdateContext) -> None:
-    """R <- max(R + r, 0), in place.
-
-    Args:
-      cumulative_regret: R on the player's rows.
-      context: the player's :class:`UpdateContext`.
-    """
-    cumulative_regret += context.instant_regret
+  def _after_sum(self, cumulative_regret: np.ndarray,
+                 context: UpdateContext) -> None:
+    del context
     np.maximum(cumulative_regret, 0.0, out=cumulative_regret)
 
 
