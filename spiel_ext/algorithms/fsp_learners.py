@@ -20,12 +20,12 @@ import numpy as np
 from spiel_ext.algorithms.checks import check_int, check_real
 from spiel_ext.algorithms.contract import config_property, set_field
 from spiel_ext.algorithms.exploration import (DEFAULT_ETA, BonusConfig,
-                                              InformationBonus, check_eta)
-from spiel_ext.algorithms.learner_base import (MAX_BATCH_SIZE,
-                                               MAX_BUFFER_SIZE,
-                                               EpisodeLearner, checked_array)
+                                              check_eta)
+from spiel_ext.algorithms.learner_base import (LEARNER_ARGS, MAX_BATCH_SIZE,
+                                               MAX_BUFFER_SIZE, BonusLearner,
+                                               EpisodeLearner,
+                                               ModelFreeLearner, checked_array)
 from spiel_ext.algorithms.learner_parts import (NO_BONUS, NO_TERMINAL_BONUS,
-                                                BonusPlacement,
                                                 EnvironmentModel,
                                                 EpisodeSchedule, NoBonus,
                                                 NoTerminalBonus,
@@ -33,9 +33,9 @@ from spiel_ext.algorithms.learner_parts import (NO_BONUS, NO_TERMINAL_BONUS,
 from spiel_ext.algorithms.posterior import ConjugatePosterior
 
 class PosteriorFSPLearner(EpisodeLearner):
-  """Fictitious play with exact best responses on a posterior draw: the
-  authors' FSP (github DongdongBai/submit, ``ficplay.py``; their logged
-  FSP curve, ``results/leduc_3_4_10_ficplay_default.npz``, is this one).
+  __doc__ = f"""Fictitious play with exact best responses on a posterior draw:
+  the authors' FSP (github DongdongBai/submit, ``ficplay.py``; their logged FSP
+  curve, ``results/leduc_3_4_10_ficplay_default.npz``, is this one).
 
   Each iteration draws one game from the conjugate posterior; each player
   best-responds there to the other's average; both episodes play that
@@ -49,10 +49,7 @@ class PosteriorFSPLearner(EpisodeLearner):
 
   ``Config`` has the ``seed`` only (see :class:`EpisodeLearner`).
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-
+  Args:{LEARNER_ARGS}
   Attributes:
     posterior: the conjugate model (``environment_model.posterior``).
     cumulative_policy: [infosets, actions], the average's numerator.
@@ -146,14 +143,12 @@ class PosteriorFSPLearner(EpisodeLearner):
 
 
 
-class PosteriorVFSPLearner(PosteriorFSPLearner):
-  """The authors' VFSP (``vimeficplay.py:150``): :class:`PosteriorFSPLearner`
-  with the information bonus on its posterior draw.
+class PosteriorVFSPLearner(BonusLearner, PosteriorFSPLearner):
+  __doc__ = f"""The authors' VFSP (``vimeficplay.py:150``):
+  :class:`PosteriorFSPLearner` with the information bonus on its posterior
+  draw (:class:`~spiel_ext.algorithms.learner_base.BonusLearner`).
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
   class Config(PosteriorFSPLearner.Config, BonusConfig):
@@ -165,22 +160,13 @@ class PosteriorVFSPLearner(PosteriorFSPLearner):
       seed: an int in 0..2**63 - 1 (default 0).
     """
 
-  @property
-  def bonus(self) -> InformationBonus:
-    """The information bonus (``placement.bonus``)."""
-    return self.placement.bonus
-
-  def _placement(self) -> BonusPlacement:
-    """The bonus, built from the config, on the posterior draw."""
-    return BonusPlacement(InformationBonus(self.rules, self.config,
-                                           seed=self.config.seed),
-                          "exploration_draw")
+  _bonus_design = "exploration_draw"  # On the one (posterior) draw.
 
 
-class FSPLearner(EpisodeLearner):
-  """Fictitious self-play with tabular fitted-Q best responses (Heinrich,
-  Lanctot, Silver, "Fictitious Self-Play in Extensive-Form Games", ICML
-  2015), the FSP baseline of Qiu et al.
+class FSPLearner(ModelFreeLearner):
+  __doc__ = f"""Fictitious self-play with tabular fitted-Q best responses
+  (Heinrich, Lanctot, Silver, "Fictitious Self-Play in Extensive-Form Games",
+  ICML 2015), the FSP baseline of Qiu et al.
 
   Each iteration plays one episode per player i: i plays epsilon-greedy
   on its Q table, the opponent its average policy. i's transitions (its
@@ -195,13 +181,10 @@ class FSPLearner(EpisodeLearner):
   form (:class:`~spiel_ext.algorithms.fictitious_play.XFPSolver` and
   OpenSpiel's): the epsilon-greedy Q policies are its steps.
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
-  class Config(EpisodeLearner.Config):
+  class Config(ModelFreeLearner.Config):
     """FSPLearner's hyperparameters.
 
     Attributes:
@@ -230,14 +213,11 @@ class FSPLearner(EpisodeLearner):
 
   epsilon = config_property("epsilon", "The best response's exploration")
   learning_rate = config_property("learning_rate", "The Q update's step")
+  _SAVED_ARRAYS = ("q_values", "cumulative_policy", "_buffer")
 
   def _build(self) -> None:
     super()._build()
-    rules = self.rules
-    self._legal = rules.infoset_legal
-    self._uniform = rules.uniform_policy()
     self.q_values = np.zeros(self._legal.shape)
-    self.cumulative_policy = np.zeros(self._legal.shape)
     # Replay buffer: (row, action, reward, next row or -1) per transition.
     self._buffer = np.zeros((self.config.buffer_size, 4))
     self._stored = 0
@@ -249,20 +229,10 @@ class FSPLearner(EpisodeLearner):
 
   def _save_state(self, state: dict[str, Any]) -> None:
     super()._save_state(state)
-    state.update(q_values=self.q_values.copy(),
-                 cumulative_policy=self.cumulative_policy.copy(),
-                 buffer=self._buffer.copy(), stored=self._stored)
+    state["stored"] = self._stored
 
   def _load_state(self, state: dict[str, Any]) -> None:
     super()._load_state(state)
-    owner = type(self).__name__
-    loaded = {name: checked_array(state, name, like, owner) for name, like
-              in (("q_values", self.q_values),
-                  ("cumulative_policy", self.cumulative_policy),
-                  ("buffer", self._buffer))}
-    self.q_values = loaded["q_values"]
-    self.cumulative_policy = loaded["cumulative_policy"]
-    self._buffer = loaded["buffer"]
     self._stored = int(state["stored"])
 
   def _greedy(self) -> np.ndarray:
@@ -286,11 +256,8 @@ class FSPLearner(EpisodeLearner):
       behaviour[rows] = explore
       behaviour[np.arange(rows.start, rows.stop), greedy[rows]] += (
           1.0 - self.epsilon)
-      episode = self._environment.play_episode(behaviour, self._rng)
-      bonus = self.terminal_bonus.reward_bonus(episode)
-      path = episode.histories
-      reward = (episode.reward if player == 0 else -episode.reward) + bonus
-      steps = self._own_steps(path, player)
+      episode, reward, steps = self._own_episode(player, behaviour)
+      reward += self.terminal_bonus.reward_bonus(episode)
       for index, (row, action) in enumerate(steps):
         last = index == len(steps) - 1
         self._store(row, action, reward if last else 0.0,
@@ -320,14 +287,11 @@ class FSPLearner(EpisodeLearner):
 
 
 class VFSPLearner(FSPLearner):
-  """FSP with the information-gain bonus eta * IG(z) of the conjugate model
-  added to the reward of every episode ending at z (Qiu et al.'s VFSP);
+  __doc__ = f"""FSP with the information-gain bonus eta * IG(z) of the conjugate
+  model added to the reward of every episode ending at z (Qiu et al.'s VFSP);
   the model only measures information, FSP itself stays model-free.
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
   class Config(FSPLearner.Config):

@@ -1,23 +1,30 @@
-"""What every learner in an unknown environment shares.
+"""What every learner in an unknown environment shares (the learners of
+Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual Regret Minimization
+with Information Gain to Solve Extensive Games with Unknown
+Environments", 2021).
 
 :class:`EpisodeLearner` holds the environment
 (:class:`~spiel_ext.games.unknown_env.learner.Environment`), its seeded
 generator, the episode count and the policies on the true game; the solver
 contract (config, progress, state dict, pickling) it inherits from
-:class:`~spiel_ext.algorithms.contract.Contract`. The learners themselves
-are in :mod:`spiel_ext.algorithms.learners`.
+:class:`~spiel_ext.algorithms.contract.Contract`. :class:`ModelFreeLearner`
+adds the tables of the learners without a model and :class:`BonusLearner`
+the information bonus of those with one. The learners themselves are in
+:mod:`spiel_ext.algorithms.learners`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.checks import check_seed
 from spiel_ext.algorithms.contract import Contract, SolverConfig, set_field
+from spiel_ext.algorithms.exploration import InformationBonus
+from spiel_ext.algorithms.learner_parts import BonusPlacement
 from spiel_ext.engine import compile_game, load_game
 from spiel_ext.games.unknown_env import Environment
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
@@ -40,6 +47,13 @@ MIN_OUTCOME_SAMPLING_EPSILON = 1e-6
 MAX_BUFFER_SIZE = 2**22
 # batch_size (FSP): transitions replayed, one by one, after every episode.
 MAX_BATCH_SIZE = 2**16
+
+# The Args section of every learner's class docstring (each constructor is
+# EpisodeLearner's): ``Args:{LEARNER_ARGS}``.
+LEARNER_ARGS = """
+    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
+      class's ``Config``.
+"""
 
 
 def environment_of(game: pyspiel.Game | str):
@@ -132,6 +146,10 @@ class EpisodeLearner(Contract):
       super().__post_init__()
 
   _CLASS_KEY = "learner"
+  # The array attributes the learner saves and restores as they are (after
+  # the episode count, before the rest of its state), each under its name
+  # without a leading underscore.
+  _SAVED_ARRAYS: ClassVar[tuple[str, ...]] = ()
   # A learner's state is checked against its whole config, the seed
   # included (its network's state names the seed it was built with).
   _FREE_FIELDS = ()
@@ -204,6 +222,15 @@ class EpisodeLearner(Contract):
             for history, child in zip(path[:-1], path[1:])
             if rules.node_player[history] == player]
 
+  def _own_episode(self, player: int, behaviour: np.ndarray
+                   ) -> tuple[Any, float, list[tuple[int, int]]]:
+    """Plays one episode with the joint strategy ``behaviour``: (the
+    episode, ``player``'s reward, ``player``'s (infoset row, action)
+    decisions along it)."""
+    episode = self._environment.play_episode(behaviour, self._rng)
+    reward = episode.reward if player == 0 else -episode.reward
+    return episode, reward, self._own_steps(episode.histories, player)
+
   def _true_policy(self, strategy: np.ndarray) -> TabularPolicy:
     """A [rules infosets, actions] strategy as a fresh TabularPolicy of the
     true game."""
@@ -230,12 +257,59 @@ class EpisodeLearner(Contract):
 
   # ----------------------------------------------------------- checkpoint
   def _save_state(self, state: dict[str, Any]) -> None:
-    """Adds the episode count; a subclass adds its parts (see the module
-    docstring)."""
+    """Adds the episode count and copies of ``_SAVED_ARRAYS``; a subclass
+    adds its other parts (see the module docstring)."""
     state["episodes"] = self.episodes
+    state.update({attribute.lstrip("_"): getattr(self, attribute).copy()
+                  for attribute in self._SAVED_ARRAYS})
 
   def _load_state(self, state: dict[str, Any]) -> None:
-    """Restores the episode count; a subclass restores its parts (those
-    loaded before a misfit stay loaded: the learner should then be
-    discarded)."""
+    """Restores the episode count and ``_SAVED_ARRAYS`` (all checked before
+    any is replaced); a subclass restores its other parts (those loaded
+    before a misfit stay loaded: the learner should then be discarded)."""
     self._environment.episodes = int(state["episodes"])
+    owner = type(self).__name__
+    loaded = [checked_array(state, attribute.lstrip("_"),
+                            getattr(self, attribute), owner)
+              for attribute in self._SAVED_ARRAYS]
+    for attribute, array in zip(self._SAVED_ARRAYS, loaded):
+      setattr(self, attribute, array)
+
+
+class ModelFreeLearner(EpisodeLearner):
+  __doc__ = f"""What the model-free learners (fitted-Q FSP and outcome
+  sampling) share: tables over the rules' infosets, learnt from the
+  episodes alone, with the legal actions' mask, the uniform strategy and
+  the average's numerator, ``cumulative_policy`` (a subclass adds its
+  tables and lists the arrays it saves in ``_SAVED_ARRAYS``).
+
+  Args:{LEARNER_ARGS}"""
+
+  def _build(self) -> None:
+    super()._build()
+    self._legal = self.rules.infoset_legal
+    self._uniform = self.rules.uniform_policy()
+    self.cumulative_policy = np.zeros(self._legal.shape)
+
+
+class BonusLearner:
+  """What the learners with the information bonus add (a mixin before
+  their :class:`EpisodeLearner` base): the bonus, built from the config
+  (a :class:`~spiel_ext.algorithms.exploration.BonusConfig`), placed
+  where ``_bonus_design`` says (see
+  :class:`~spiel_ext.algorithms.learner_parts.BonusPlacement`).
+  """
+
+  # Where the bonus goes (a BonusPlacement design): each subclass says.
+  _bonus_design: str
+
+  @property
+  def bonus(self) -> InformationBonus:
+    """The information bonus (``placement.bonus``)."""
+    return self.placement.bonus
+
+  def _placement(self) -> BonusPlacement:
+    """The bonus, built from the config, where ``_bonus_design`` puts it."""
+    return BonusPlacement(InformationBonus(self.rules, self.config,
+                                           seed=self.config.seed),
+                          self._bonus_design)

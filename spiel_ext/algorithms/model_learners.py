@@ -22,28 +22,24 @@ from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.checks import check_bool, check_choice
 from spiel_ext.algorithms.contract import config_property, set_field
 from spiel_ext.algorithms.discounted_cfr import DCFRSolver
-from spiel_ext.algorithms.exploration import (EXPLORATIONS, BonusConfig,
-                                              InformationBonus)
-from spiel_ext.algorithms.learner_base import BASES, EpisodeLearner
-from spiel_ext.algorithms.learner_parts import (NO_BONUS, BonusPlacement,
-                                                EnvironmentModel,
+from spiel_ext.algorithms.exploration import EXPLORATIONS, BonusConfig
+from spiel_ext.algorithms.learner_base import (BASES, LEARNER_ARGS,
+                                               BonusLearner, EpisodeLearner)
+from spiel_ext.algorithms.learner_parts import (NO_BONUS, EnvironmentModel,
                                                 EpisodeSchedule, Exploring,
                                                 NoBonus, Playing)
 
 
 class ModelBasedLearner(EpisodeLearner):
-  """Shared loop: a model game, one regret-minimisation iteration on it,
-  the episodes, and the posterior update, over the learner's parts.
+  __doc__ = f"""Shared loop: a model game, one regret-minimisation iteration on
+  it, the episodes, and the posterior update, over the learner's parts.
 
   The regret minimiser is a CFRSolver (or DCFRSolver) on the rules' tree,
   given each iteration's model game: its current strategy is the
   learner's (:meth:`current_strategy`), its average the learner's output,
   and its ``state_dict()`` part of the learner's.
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-
+  Args:{LEARNER_ARGS}
   Attributes:
     posterior: the conjugate model (``environment_model.posterior``).
     environment_model: the :class:`~spiel_ext.algorithms.learner_parts.
@@ -188,13 +184,10 @@ class _ModelGameConfig(ModelBasedLearner.Config):
 
 
 class NaiveCFRLearner(ModelBasedLearner):
-  """Naive-CFR / Naive-DCFR of Qiu et al.: CFR (or DCFR) on a model game
-  without any bonus, both episodes played with one of its strategies.
+  __doc__ = f"""Naive-CFR / Naive-DCFR of Qiu et al.: CFR (or DCFR) on a model
+  game without any bonus, both episodes played with one of its strategies.
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
   class Config(_ModelGameConfig):
@@ -225,15 +218,12 @@ class NaiveCFRLearner(ModelBasedLearner):
 
 
 class RandomLearner(NaiveCFRLearner):
-  """The Random baseline: both episodes play uniformly at random (the
+  __doc__ = f"""The Random baseline: both episodes play uniformly at random (the
   authors' type "random"); what it outputs is Naive-CFR's average on the
   posterior those episodes build (its current strategy is the regret
   minimiser's, which its episodes do not play).
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
   class Config(_ModelGameConfig):
@@ -248,17 +238,14 @@ class RandomLearner(NaiveCFRLearner):
 
 
 class PSRLCFRLearner(ModelBasedLearner):
-  """Posterior sampling (Zhou, Li, Zhu 2020; github DongdongBai/submit,
-  ``cfrpsrl.py``): CFR on a posterior draw; a second draw gives each
-  player's exploring strategy against the other's average
-  (:func:`~spiel_ext.algorithms.exploration.exploring_actions`), and the
-  two episodes are (player 0 explores, player 1 plays) and (player 0
-  plays, player 1 explores).
+  __doc__ = f"""Posterior sampling (Zhou, Li, Zhu 2020; github
+  DongdongBai/submit, ``cfrpsrl.py``): CFR on a posterior draw; a second draw
+  gives each player's exploring strategy against the other's average
+  (:func:`~spiel_ext.algorithms.exploration.exploring_actions`), and the two
+  episodes are (player 0 explores, player 1 plays) and (player 0 plays, player 1
+  explores).
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
   class Config(ModelBasedLearner.Config):
@@ -295,9 +282,9 @@ class PSRLCFRLearner(ModelBasedLearner):
 DESIGNS = ("cfr_draw", "exploration_draw", "both_draws")
 
 
-class VCFRLearner(PSRLCFRLearner):
-  """VCFR (Qiu et al.): posterior-sampling CFR with the information bonus
-  r' = r + eta KL(z) (:class:`~spiel_ext.algorithms.exploration.
+class VCFRLearner(BonusLearner, PSRLCFRLearner):
+  __doc__ = f"""VCFR (Qiu et al.): posterior-sampling CFR with the information
+  bonus r' = r + eta KL(z) (:class:`~spiel_ext.algorithms.exploration.
   InformationBonus`), in one of three designs:
 
   - "cfr_draw" (default): the paper's Algorithm 1 and the authors'
@@ -311,10 +298,7 @@ class VCFRLearner(PSRLCFRLearner):
   - "both_draws": ours before we read the authors' code: the bonus on both
     draws, exploring with ``exploration`` (default "best_response").
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
   class Config(PSRLCFRLearner.Config, BonusConfig):
@@ -346,6 +330,7 @@ class VCFRLearner(PSRLCFRLearner):
       super().__post_init__()
 
   design = config_property("design", "Where the bonus goes")
+  _bonus_design = design  # BonusLearner places the bonus as it says.
 
   @property
   def exploration(self) -> str | None:
@@ -357,17 +342,6 @@ class VCFRLearner(PSRLCFRLearner):
       return self.config.exploration
     return ("default" if self.design == "exploration_draw" else
             "best_response")
-
-  @property
-  def bonus(self) -> InformationBonus:
-    """The information bonus (``placement.bonus``)."""
-    return self.placement.bonus
-
-  def _placement(self) -> BonusPlacement:
-    """The bonus, built from the config, where the design puts it."""
-    return BonusPlacement(InformationBonus(self.rules, self.config,
-                                           seed=self.config.seed),
-                          self.design)
 
   def _explorer(self) -> Playing:
     """"cfr_draw": both episodes play the average; otherwise they explore

@@ -33,6 +33,7 @@ import pyspiel
 from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import cfr as openspiel_cfr
 
+from spiel_ext.algorithms.base import Solver
 from spiel_ext.algorithms.checks import check_choice, short_repr
 from spiel_ext.algorithms.contract import Contract, SolverConfig, check_array
 from spiel_ext.engine import GameTree, compile_game, load_game
@@ -82,10 +83,8 @@ class _OpenSpielAdapter(Contract):
   and the repr. A subclass sets ``Config``, builds ``_config``, ``_game``
   and ``_solver`` and saves and loads its own parts."""
 
-  @property
-  def game(self) -> pyspiel.Game:
-    """The pyspiel game the solver runs on."""
-    return self._game
+  # As a solver's: the pyspiel game (``_game``).
+  game = Solver.game
 
   @property
   def solver(self) -> Any:
@@ -285,16 +284,11 @@ class OpenSpielCppCFRAdapter(_OpenSpielAdapter):
   one go (a unit killed mid-run starts again).
 
   Args:
-    game: a pyspiel game, a game string or a compiled GameTree (its game);
-      sequential.
-    config: an :class:`OpenSpielCppCFRConfig` (default: its defaults).
-    shortcuts: its fields as keywords (``kind="cfr+"``).
+    game, config, shortcuts: as for :class:`OpenSpielCFRAdapter`, with an
+      :class:`OpenSpielCppCFRConfig`.
 
   Raises:
-    TypeError: ``config`` of another class, a keyword naming no field, or a
-      game of another type.
-    ValueError: an unknown kind, an unknown game or a game that is not
-      sequential.
+    TypeError, ValueError: as for :class:`OpenSpielCFRAdapter`.
 
   Example::
 

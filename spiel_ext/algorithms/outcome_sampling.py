@@ -8,19 +8,19 @@ Importable from :mod:`spiel_ext.algorithms.learners` too.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_real
 from spiel_ext.algorithms.contract import config_property, set_field
-from spiel_ext.algorithms.learner_base import (MIN_OUTCOME_SAMPLING_EPSILON,
-                                               EpisodeLearner, checked_array)
+from spiel_ext.algorithms.learner_base import (LEARNER_ARGS,
+                                               MIN_OUTCOME_SAMPLING_EPSILON,
+                                               ModelFreeLearner)
 
 
-class OutcomeSamplingLearner(EpisodeLearner):
-  """Outcome-sampling MCCFR on real episodes (Lanctot, Waugh, Zinkevich,
-  Bowling, "Monte Carlo Sampling for Regret Minimization in Extensive
+class OutcomeSamplingLearner(ModelFreeLearner):
+  __doc__ = f"""Outcome-sampling MCCFR on real episodes (Lanctot, Waugh,
+  Zinkevich, Bowling, "Monte Carlo Sampling for Regret Minimization in Extensive
   Games", NeurIPS 2009), the MCCFR-OS baseline of Qiu et al.
 
   Each iteration plays one episode per player i: i samples from
@@ -37,13 +37,10 @@ class OutcomeSamplingLearner(EpisodeLearner):
   regrets (the episodes mix it with the uniform strategy at the
   updating player's infosets).
 
-  Args:
-    game, config, shortcuts: as for :class:`EpisodeLearner`, with this
-      class's ``Config``.
-  """
+  Args:{LEARNER_ARGS}"""
 
   @dataclasses.dataclass(frozen=True, eq=False)
-  class Config(EpisodeLearner.Config):
+  class Config(ModelFreeLearner.Config):
     """OutcomeSamplingLearner's hyperparameters.
 
     Attributes:
@@ -59,14 +56,11 @@ class OutcomeSamplingLearner(EpisodeLearner):
       super().__post_init__()
 
   epsilon = config_property("epsilon", "The exploration of the updating player")
+  _SAVED_ARRAYS = ("cumulative_regret", "cumulative_policy", "_sigma")
 
   def _build(self) -> None:
     super()._build()
-    rules = self.rules
-    self._legal = rules.infoset_legal
     self.cumulative_regret = np.zeros(self._legal.shape)
-    self.cumulative_policy = np.zeros(self._legal.shape)
-    self._uniform = rules.uniform_policy()
     self._sigma = self._uniform.copy()
 
   def current_strategy(self) -> np.ndarray:
@@ -76,23 +70,6 @@ class OutcomeSamplingLearner(EpisodeLearner):
       A new [rules infosets, actions] array.
     """
     return self._sigma.copy()
-
-  def _save_state(self, state: dict[str, Any]) -> None:
-    super()._save_state(state)
-    state.update(cumulative_regret=self.cumulative_regret.copy(),
-                 cumulative_policy=self.cumulative_policy.copy(),
-                 sigma=self._sigma.copy())
-
-  def _load_state(self, state: dict[str, Any]) -> None:
-    super()._load_state(state)
-    owner = type(self).__name__
-    loaded = {name: checked_array(state, name, like, owner) for name, like
-              in (("cumulative_regret", self.cumulative_regret),
-                  ("cumulative_policy", self.cumulative_policy),
-                  ("sigma", self._sigma))}
-    self.cumulative_regret = loaded["cumulative_regret"]
-    self.cumulative_policy = loaded["cumulative_policy"]
-    self._sigma = loaded["sigma"]
 
   def _regret_matching(self, row: int) -> None:
     positive = np.maximum(self.cumulative_regret[row], 0.0) * self._legal[row]
@@ -108,10 +85,7 @@ class OutcomeSamplingLearner(EpisodeLearner):
       behaviour = self._sigma.copy()
       behaviour[rows] = (self.epsilon * self._uniform[rows] +
                          (1.0 - self.epsilon) * self._sigma[rows])
-      episode = self._environment.play_episode(behaviour, self._rng)
-      reward = episode.reward if player == 0 else -episode.reward
-      path = episode.histories
-      steps = self._own_steps(path, player)
+      _, reward, steps = self._own_episode(player, behaviour)
       own = [self._sigma[row, action] for row, action in steps]
       sampled = [behaviour[row, action] for row, action in steps]
       tail = 1.0  # pi_i(h a -> z) under sigma, from the end backwards.
