@@ -54,6 +54,7 @@ from spiel_ext.algorithms.discounting import (DiscountedRegrets,
 from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
                                                PlusRegrets, RegretMatching,
                                                RegretRule, StrategyRule)
+from spiel_ext.algorithms.solver_docs import example_section
 from spiel_ext.engine import GameTree
 
 Rules = tuple[RegretRule, AveragingRule, StrategyRule]
@@ -73,6 +74,10 @@ class RegretMatchingConfig(SolverConfig):
   init_scale: float = 1.0
   seed: int | None = 0
 
+  # The rules of a variant without options of its own (CFRConfig and its
+  # fixed-rule siblings); a variant with options overrides rules().
+  _RULES = None
+
   def __post_init__(self) -> None:
     check_regret_options(self)
 
@@ -82,61 +87,42 @@ class RegretMatchingConfig(SolverConfig):
     Returns:
       (regret rule, averaging rule, strategy rule).
     """
-    raise NotImplementedError
+    if self._RULES is None:
+      raise NotImplementedError
+    return self._RULES
+
+
+def _fixed_rules_doc(summary: str, rules: Rules) -> str:
+  """The docstring of a variant's config whose ``rules()`` are ``rules``:
+  ``summary``, the rules, and the options every variant has."""
+  names = ", ".join(f"``{rule!r}``" for rule in rules)
+  return f"""{summary}
+
+  Its rules (``rules()``: regret, averaging and strategy rule): {names}.
+
+  Attributes:{REGRET_OPTIONS_DOC}
+  """
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class CFRConfig(RegretMatchingConfig):
-  __doc__ = f"""Vanilla CFR's hyperparameters: plain regrets, uniform
-  average, regret matching.
-
-  Attributes:{REGRET_OPTIONS_DOC}
-  """
-
-  def rules(self) -> Rules:
-    """The variant's three rules.
-
-    Returns:
-      (regret rule, averaging rule, strategy rule): ``PlainRegrets()``,
-      ``PowerAveraging(0.0)``, ``RegretMatching()``.
-    """
-    return PlainRegrets(), PowerAveraging(0.0), RegretMatching()
+  _RULES = (PlainRegrets(), PowerAveraging(0.0), RegretMatching())
+  __doc__ = _fixed_rules_doc("""Vanilla CFR's hyperparameters: plain regrets,
+  uniform average, regret matching.""", _RULES)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class CFRPlusConfig(RegretMatchingConfig):
-  __doc__ = f"""CFR+'s hyperparameters: regrets floored at 0 (regret
-  matching+), linear average, regret matching.
-
-  Attributes:{REGRET_OPTIONS_DOC}
-  """
-
-  def rules(self) -> Rules:
-    """The variant's three rules.
-
-    Returns:
-      (regret rule, averaging rule, strategy rule): ``PlusRegrets()``,
-      ``PowerAveraging(1.0)``, ``RegretMatching()``.
-    """
-    return PlusRegrets(), PowerAveraging(1.0), RegretMatching()
+  _RULES = (PlusRegrets(), PowerAveraging(1.0), RegretMatching())
+  __doc__ = _fixed_rules_doc("""CFR+'s hyperparameters: regrets floored at 0
+  (regret matching+), linear average, regret matching.""", _RULES)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class LCFRConfig(RegretMatchingConfig):
-  __doc__ = f"""Linear CFR's hyperparameters: DCFR with alpha = beta =
-  gamma = 1.
-
-  Attributes:{REGRET_OPTIONS_DOC}
-  """
-
-  def rules(self) -> Rules:
-    """The variant's three rules.
-
-    Returns:
-      (regret rule, averaging rule, strategy rule): ``DiscountedRegrets(1.0,
-      1.0)``, ``PowerAveraging(1.0)``, ``RegretMatching()``.
-    """
-    return DiscountedRegrets(1.0, 1.0), PowerAveraging(1.0), RegretMatching()
+  _RULES = (DiscountedRegrets(1.0, 1.0), PowerAveraging(1.0), RegretMatching())
+  __doc__ = _fixed_rules_doc("""Linear CFR's hyperparameters: DCFR with
+  alpha = beta = gamma = 1.""", _RULES)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -194,6 +180,22 @@ _ARGS = """
 """
 
 
+def _as_cfr_solver(summary: str, config: type, call: str) -> str:
+  """The docstring of a solver whose arguments, options and errors are
+  :class:`CFRSolver`'s: ``summary``, the policies, those by reference, and
+  ``call`` run 500 times as the example."""
+  return f"""{summary}
+  {_POLICIES}
+  Args:
+    game: as for :class:`CFRSolver`.{_ARGS}
+  The hyperparameters (:class:`{config.__name__}`): as :class:`CFRSolver`'s.
+
+  Raises:
+    TypeError, ValueError: as :class:`CFRSolver`.
+
+  """ + example_section(call, 500, measure=None)
+
+
 class CFRSolver(RegretMinimizationSolver):
   __doc__ = f"""Vanilla CFR; matches OpenSpiel's ``cfr.CFRSolver`` (and
   pyspiel's C++ ``CFRSolver``) iterate for iterate.
@@ -211,34 +213,17 @@ class CFRSolver(RegretMinimizationSolver):
     ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
       compile.
 
-  Example::
-
-    solver = CFRSolver(pyspiel.load_game("kuhn_poker"))
-    for _ in range(1000):
-      solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())  # ~2e-3
-  """
+  """ + example_section('CFRSolver(pyspiel.load_game("kuhn_poker"))', 1000,
+                        result="~2e-3")
 
   Config = CFRConfig
 
 
 class CFRPlusSolver(RegretMinimizationSolver):
-  __doc__ = f"""CFR+; matches OpenSpiel's ``cfr.CFRPlusSolver`` (and pyspiel's
-  C++ ``CFRPlusSolver``) iterate for iterate.
-  {_POLICIES}
-  Args:
-    game: as for :class:`CFRSolver`.{_ARGS}
-  The hyperparameters (:class:`CFRPlusConfig`): as :class:`CFRSolver`'s.
-
-  Raises:
-    TypeError, ValueError: as :class:`CFRSolver`.
-
-  Example::
-
-    solver = CFRPlusSolver("leduc_poker")
-    for _ in range(500):
-      solver.evaluate_and_update_policy()
-  """
+  __doc__ = _as_cfr_solver(
+      """CFR+; matches OpenSpiel's ``cfr.CFRPlusSolver`` (and pyspiel's
+  C++ ``CFRPlusSolver``) iterate for iterate.""", CFRPlusConfig,
+      'CFRPlusSolver("leduc_poker")')
 
   Config = CFRPlusConfig
 
@@ -268,12 +253,9 @@ class DCFRSolver(RegretMinimizationSolver):
     ValueError: alpha or beta not a finite number, gamma not in [0, 1000],
       and as :class:`CFRSolver`.
 
-  Example::
-
-    solver = DCFRSolver(pyspiel.load_game("leduc_poker"), 1.5, 0, 2)
-    for _ in range(500):
-      solver.evaluate_and_update_policy()
-  """
+  """ + example_section(
+      'DCFRSolver(pyspiel.load_game("leduc_poker"), 1.5, 0, 2)', 500,
+      measure=None)
 
   Config = DCFRConfig
   _POSITIONAL = ("alpha", "beta", "gamma")
@@ -285,23 +267,10 @@ class DCFRSolver(RegretMinimizationSolver):
 
 
 class LCFRSolver(RegretMinimizationSolver):
-  __doc__ = f"""Linear CFR; matches
+  __doc__ = _as_cfr_solver(
+      """Linear CFR; matches
   ``open_spiel.python.algorithms.discounted_cfr.LCFRSolver`` iterate for
   iterate: DCFR with alpha = beta = gamma = 1, so iteration t's regrets and
-  average contribution weigh t.
-  {_POLICIES}
-  Args:
-    game: as for :class:`CFRSolver`.{_ARGS}
-  The hyperparameters (:class:`LCFRConfig`): as :class:`CFRSolver`'s.
-
-  Raises:
-    TypeError, ValueError: as :class:`CFRSolver`.
-
-  Example::
-
-    solver = LCFRSolver("leduc_poker")
-    for _ in range(500):
-      solver.evaluate_and_update_policy()
-  """
+  average contribution weigh t.""", LCFRConfig, 'LCFRSolver("leduc_poker")')
 
   Config = LCFRConfig

@@ -39,6 +39,7 @@ from spiel_ext.algorithms.pcfr_plus import PredictiveRegretMatching
 from spiel_ext.algorithms.protocol import plain_data
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
 from spiel_ext.algorithms.regret_rules import RegretMatching, UpdateContext
+from spiel_ext.algorithms.solver_docs import solver_doc
 
 
 @plain_data
@@ -145,44 +146,16 @@ class PDCFRPlusConfig(RegretMatchingConfig):
 
 
 class DCFRPlusSolver(RegretMinimizationSolver):
-  """DCFR+ (Xu et al. 2024) with OpenSpiel's solver interface.
-
-  Args:
-    game: a pyspiel game, game string or compiled GameTree.
-    config: a :class:`DCFRPlusConfig` (default: its defaults).
-    shortcuts: its fields as keywords (``alpha=1.5, gamma=4``).
-
-  Raises:
-    TypeError, ValueError: a bad option, naming it.
-
-  Example::
-
-    solver = DCFRPlusSolver("leduc_poker")
-    for _ in range(500):
-      solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
-  """
+  __doc__ = solver_doc("DCFR+ (Xu et al. 2024)", DCFRPlusConfig,
+                       'DCFRPlusSolver("leduc_poker")', 500,
+                       "``alpha=1.5, gamma=4``")
 
   Config = DCFRPlusConfig
 
 
 class PDCFRPlusSolver(RegretMinimizationSolver):
-  """PDCFR+ (Xu et al. 2024) with OpenSpiel's solver interface.
-
-  Args:
-    game: a pyspiel game, game string or compiled GameTree.
-    config: a :class:`PDCFRPlusConfig` (default: its defaults).
-    shortcuts: its fields as keywords (``alpha=2.3, gamma=5``).
-
-  Raises:
-    TypeError, ValueError: a bad option, naming it.
-
-  Example::
-
-    solver = PDCFRPlusSolver("kuhn_poker", alpha=2.3, gamma=5)
-    for _ in range(1000):
-      solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
-  """
+  __doc__ = solver_doc("PDCFR+ (Xu et al. 2024)", PDCFRPlusConfig,
+                       'PDCFRPlusSolver("kuhn_poker", alpha=2.3, gamma=5)',
+                       1000, "``alpha=2.3, gamma=5``")
 
   Config = PDCFRPlusConfig

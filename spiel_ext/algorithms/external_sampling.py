@@ -53,6 +53,7 @@ import pyspiel
 from spiel_ext.algorithms.base import Solver, SolverConfig, set_field
 from spiel_ext.algorithms.checks import check_seed, short_repr
 from spiel_ext.algorithms.regret_rules import regret_matching_rows
+from spiel_ext.algorithms.solver_docs import example_section
 from spiel_ext.engine import GameTree, passes
 from spiel_ext.engine.sampling_passes import (external_sampling_draws,
                                               external_sampling_pass,
@@ -176,7 +177,7 @@ def _run_iteration(structure, outcomes, legal, schedule, tables, uniforms,
 
 
 class ExternalSamplingSolver(Solver):
-  """External-sampling MCCFR with OpenSpiel's arguments and semantics.
+  __doc__ = """External-sampling MCCFR with OpenSpiel's arguments and semantics.
 
   A drop-in for ``open_spiel.python.algorithms.external_sampling_mccfr.
   ExternalSamplingSolver(game, average_type)`` and pyspiel's C++
@@ -207,13 +208,8 @@ class ExternalSamplingSolver(Solver):
     cumulative_regret: R, [infosets, actions].
     cumulative_policy: the average's numerator, [infosets, actions].
 
-  Example::
-
-    solver = ExternalSamplingSolver("kuhn_poker", seed=0)
-    for _ in range(10000):
-      solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv("kuhn_poker", solver.average_policy())
-  """
+  """ + example_section('ExternalSamplingSolver("kuhn_poker", seed=0)', 10000,
+                        measure='"kuhn_poker"')
 
   Config = ExternalSamplingConfig
   _STATE_ARRAYS = ("cumulative_regret", "cumulative_policy", "_current",

@@ -35,6 +35,7 @@ from spiel_ext.algorithms.regret import (RegretMinimizationSolver,
 from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
                                                PowerAveraging, RegretMatching,
                                                RegretRule, StrategyRule)
+from spiel_ext.algorithms.solver_docs import example_section
 from spiel_ext.engine import PlayerPass, passes
 
 _jit = numba.njit(cache=True, nogil=True)
@@ -111,7 +112,7 @@ class ChanceSampledCFRConfig(SolverConfig):
 
 
 class ChanceSampledCFRSolver(RegretMinimizationSolver):
-  """CFR with chance sampling, as RLCard's CFR agent runs it.
+  __doc__ = """CFR with chance sampling, as RLCard's CFR agent runs it.
 
   Args:
     game: a pyspiel game, a game string or a compiled GameTree (sequential,
@@ -127,13 +128,8 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
     ValueError: ``seed`` outside 0..2**63 - 1 or a game the engine cannot
       compile.
 
-  Example::
-
-    solver = ChanceSampledCFRSolver("kuhn_poker", seed=0)
-    for _ in range(2000):
-      solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv("kuhn_poker", solver.average_policy())
-  """
+  """ + example_section('ChanceSampledCFRSolver("kuhn_poker", seed=0)', 2000,
+                        measure='"kuhn_poker"')
 
   Config = ChanceSampledCFRConfig
 

@@ -30,6 +30,7 @@ from spiel_ext.algorithms.protocol import plain_data
 from spiel_ext.algorithms.regret import RegretMinimizationSolver
 from spiel_ext.algorithms.regret_rules import (PlusRegrets, UpdateContext,
                                                regret_matching)
+from spiel_ext.algorithms.solver_docs import solver_doc
 
 # The averaging options and their exponents gamma (weight t^gamma).
 AVERAGING = {"uniform": 0.0, "linear": 1.0, "quadratic": 2.0}
@@ -127,25 +128,8 @@ class PCFRPlusConfig(RegretMatchingConfig):
 
 
 class PCFRPlusSolver(RegretMinimizationSolver):
-  """PCFR+ (Farina, Kroer, Sandholm 2021) with OpenSpiel's solver interface.
-
-  Args:
-    game: a pyspiel game, game string or compiled GameTree (any sequential
-      perfect-recall game, any number of players).
-    config: a :class:`PCFRPlusConfig` (default: its defaults).
-    shortcuts: its fields as keywords (``averaging="linear"``).
-
-  Raises:
-    TypeError, ValueError: a bad option, naming it; a game the engine cannot
-      compile.
-
-  Example::
-
-    solver = PCFRPlusSolver("kuhn_poker")
-    for _ in range(1000):
-      solver.evaluate_and_update_policy()
-    spiel_ext.eval.nash_conv(solver.game, solver.average_policy())
-  """
+  __doc__ = solver_doc("PCFR+ (Farina, Kroer, Sandholm 2021)", PCFRPlusConfig,
+                       'PCFRPlusSolver("kuhn_poker")', 1000,
+                       '``averaging="linear"``')
 
   Config = PCFRPlusConfig
-
