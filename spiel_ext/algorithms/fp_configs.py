@@ -79,11 +79,18 @@ _FIRST_STEP_ARG = """
       full-support start never does."""
 
 
-def _check_fp_options(config: Any) -> None:
-  """Checks the options every fictitious-play config has (min_action_prob
-  is checked against the game, by the solver)."""
-  set_field(config, "alternating_updates",
-            check_bool("alternating_updates", config.alternating_updates))
+def _check_flags(config: Any, *names: str) -> None:
+  """Checks that ``config``'s fields ``names`` are bools (numpy bools
+  become bools), in order, in place."""
+  for name in names:
+    set_field(config, name, check_bool(name, getattr(config, name)))
+
+
+def _check_fp_options(config: Any, *flags: str) -> None:
+  """Checks the config's own bool fields ``flags``, then the options every
+  fictitious-play config has (min_action_prob is checked against the game,
+  by the solver)."""
+  _check_flags(config, *flags, "alternating_updates")
   if config.tie_break is not None or not isinstance(config,
                                                     FictitiousPlayConfig):
     check_choice("tie_break", config.tie_break, TIE_RULES)
@@ -205,8 +212,7 @@ class FictitiousPlayConfig(SolverConfig):
       set_field(self, name, None)
     set_field(self, "decision", rules["decision"][0])
     set_field(self, "step", rules["step"][0])
-    set_field(self, "first_step_one", check_bool("first_step_one",
-                                                 self.first_step_one))
+    _check_flags(self, "first_step_one")
     if self.first_step_one and isinstance(self.step, CountingStep):
       raise ValueError(
           "first_step_one=True does not go with step=CountingStep(), whose "
@@ -233,6 +239,13 @@ class FictitiousPlayConfig(SolverConfig):
 class _NamedVariantConfig(SolverConfig):
   """A named variant's config (XFP, GXFP, BUFP): its ``rules()`` with its
   common options make the FictitiousPlayConfig it runs."""
+
+  # The variant's own bool fields, checked before the common options.
+  _FLAGS = ()
+
+  def __post_init__(self) -> None:
+    _check_fp_options(self, *self._FLAGS)
+    super().__post_init__()
 
   def composition(self) -> FictitiousPlayConfig:
     """The FictitiousPlayConfig this config runs (its ``rules()``).
@@ -274,15 +287,7 @@ class XFPConfig(_NamedVariantConfig):
   min_action_prob: float = 0.0
   initial_policy: Any = "uniform"
   seed: int | None = 0
-
-  def __post_init__(self) -> None:
-    set_field(self, "save_oracles", check_bool("save_oracles",
-                                               self.save_oracles))
-    set_field(self, "renormalize", check_bool("renormalize",
-                                              self.renormalize))
-    set_field(self, "first_step_one", check_bool("first_step_one",
-                                                 self.first_step_one))
-    _check_fp_options(self)
+  _FLAGS = ("save_oracles", "renormalize", "first_step_one")
 
   def rules(self) -> tuple[DecisionRule, StepRule]:
     """A full best response mixed in by the realization-weighted step.
@@ -316,11 +321,7 @@ class GXFPConfig(_NamedVariantConfig):
   min_action_prob: float = 0.0
   initial_policy: Any = "uniform"
   seed: int | None = 0
-
-  def __post_init__(self) -> None:
-    set_field(self, "integer_counting", check_bool("integer_counting",
-                                                   self.integer_counting))
-    _check_fp_options(self)
+  _FLAGS = ("integer_counting",)
 
   def rules(self) -> tuple[DecisionRule, StepRule]:
     """The best decision mixed in by the empirical (or counting) step.
@@ -361,14 +362,13 @@ class BUFPConfig(_NamedVariantConfig):
   min_action_prob: float = 0.0
   initial_policy: Any = "uniform"
   seed: int | None = 0
+  _FLAGS = ("first_step_one",)
 
   def __post_init__(self) -> None:
     check_choice("stepsize", self.stepsize, STEPSIZES)
     if self.continuation is not None:
       check_choice("continuation", self.continuation, CONTINUATIONS)
-    set_field(self, "first_step_one", check_bool("first_step_one",
-                                                 self.first_step_one))
-    _check_fp_options(self)
+    super().__post_init__()
 
   @property
   def resolved_continuation(self) -> str:

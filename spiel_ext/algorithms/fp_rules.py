@@ -68,6 +68,8 @@ from spiel_ext.algorithms.fp_steps import (  # pylint: disable=unused-import
     CountingStep, EmpiricalStep, RealizationStep, count_unit,
     realization_step)
 from spiel_ext.algorithms.protocol import plain_data
+from spiel_ext.algorithms.regret_rules import (CONTEXT_ROWS_DOC,
+                                               CONTEXT_STATE_DOC)
 from spiel_ext.engine import GameTree
 
 _jit = numba.njit(cache=True, nogil=True)
@@ -112,22 +114,17 @@ def argmax_profile(values, legal, even_split, out):
 
 # -------------------------------------------------------------- interfaces
 class FPContext(NamedTuple):
-  """What one player's fictitious-play update hands its rules.
+  __doc__ = f"""What one player's fictitious-play update hands its rules.
 
   Attributes:
-    tree: the compiled game.
-    player: the player being updated.
-    rows: the player's rows of the [infosets, actions] tables.
-    legal: [rows, actions], True where an action is legal.
+    tree: the compiled game.{CONTEXT_ROWS_DOC}
     strategy: the profile decided against and stepped from, [infosets,
       actions] (every player's rows): sigma_t in the solver's iterations.
       Read it; the solver writes the step's result.
     t: the step's t: the step mixes with weight 1/(t+1) (the iteration, or
       one less with ``first_step_one``).
     min_action_prob: eps of the perturbed game (0: the game itself).
-    initial_sigma: sigma_1 (eps-mixed), [infosets, actions].
-    state: the rules' own arrays (see ``initial_state``), each sliced to
-      ``rows``: writing into them updates the solver's state.
+    initial_sigma: sigma_1 (eps-mixed), [infosets, actions].{CONTEXT_STATE_DOC}
   """
   tree: GameTree
   player: int

@@ -223,25 +223,32 @@ def regret_matching(cumulative_regret, legal, out) -> None:
 
 
 # -------------------------------------------------------------- interfaces
+# What every rules' context holds (UpdateContext here, FPContext of
+# fp_rules): the player, their rows, and the rules' own arrays.
+CONTEXT_ROWS_DOC = """
+    player: the player being updated.
+    rows: the player's rows of the [infosets, actions] tables.
+    legal: [rows, actions], True where an action is legal."""
+CONTEXT_STATE_DOC = """
+    state: the rules' own arrays (see ``initial_state``), each sliced to
+      ``rows``: writing into them updates the solver's state."""
+
+
 class UpdateContext(NamedTuple):
-  """What one player's update at iteration t hands its rules.
+  __doc__ = f"""What one player's update at iteration t hands its rules.
 
   Arrays are on the player's infoset rows (``rows`` of the whole tables).
 
   Attributes:
-    t: the iteration, from 1.
-    player: the player being updated.
-    rows: the player's rows of the [infosets, actions] tables.
-    legal: [rows, actions], True where an action is legal.
+    t: the iteration, from 1.{CONTEXT_ROWS_DOC}
     current: sigma_t, the strategy the pass evaluated (before this update).
     instant_regret: r_t(I, a) = v_i(I, a) - sum_b sigma_t(I, b) v_i(I, b),
       0 on illegal actions; None when the solver asks for a strategy before
       any update (a random start).
-    cfv: v_i(I, a) = sum_{h in I} x_{-i}(h) u_i(h.a), or None (as above).
+    cfv: v_i(I, a) = sum_{{h in I}} x_{{-i}}(h) u_i(h.a), or None (as above).
     own_reach: x_i(I), or None (as above).
-    others_reach: sum_{h in I} x_{-i}(h), or None (as above).
-    state: the rules' own arrays (see ``initial_state``), each sliced to
-      ``rows``: writing into them updates the solver's state.
+    others_reach: sum_{{h in I}} x_{{-i}}(h), or None (as
+      above).{CONTEXT_STATE_DOC}
   """
   t: int
   player: int
