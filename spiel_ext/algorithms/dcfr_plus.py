@@ -148,7 +148,7 @@ class PDCFRPlusConfig(RegretMatchingConfig):
 class DCFRPlusSolver(RegretMinimizationSolver):
   __doc__ = solver_doc("DCFR+ (Xu et al. 2024)", DCFRPlusConfig,
                        'DCFRPlusSolver("leduc_poker")', 500,
-                       "``alpha=1.5, gamma=4``")
+                       "alpha=1.5, gamma=4")
 
   Config = DCFRPlusConfig
 
@@ -156,6 +156,6 @@ class DCFRPlusSolver(RegretMinimizationSolver):
 class PDCFRPlusSolver(RegretMinimizationSolver):
   __doc__ = solver_doc("PDCFR+ (Xu et al. 2024)", PDCFRPlusConfig,
                        'PDCFRPlusSolver("kuhn_poker", alpha=2.3, gamma=5)',
-                       1000, "``alpha=2.3, gamma=5``")
+                       1000, "alpha=2.3, gamma=5")
 
   Config = PDCFRPlusConfig

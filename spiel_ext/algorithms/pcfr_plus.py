@@ -130,6 +130,6 @@ class PCFRPlusConfig(RegretMatchingConfig):
 class PCFRPlusSolver(RegretMinimizationSolver):
   __doc__ = solver_doc("PCFR+ (Farina, Kroer, Sandholm 2021)", PCFRPlusConfig,
                        'PCFRPlusSolver("kuhn_poker")', 1000,
-                       '``averaging="linear"``')
+                       'averaging="linear"')
 
   Config = PCFRPlusConfig

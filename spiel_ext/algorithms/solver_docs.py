@@ -38,9 +38,9 @@ def example_section(call: str, iterations: int,
   lines = [f"solver = {call}", f"for _ in range({iterations}):",
            "  solver.evaluate_and_update_policy()"]
   if measure is not None:
+    comment = f"  # {result}" if result else ""
     lines.append(f"spiel_ext.eval.nash_conv({measure}, "
-                 "solver.average_policy())" + (f"  # {result}" if result
-                                               else ""))
+                 f"solver.average_policy()){comment}")
   return "Example::\n\n" + "".join(f"    {line}\n" for line in lines) + "  "
 
 
@@ -54,7 +54,7 @@ def solver_doc(variant: str, config: type, call: str, iterations: int,
     config: the solver's config class.
     call: the example's constructor call (see :func:`example_section`).
     iterations: the example's iterations.
-    shortcuts: example keywords, e.g. ``"``alpha=1.5, gamma=4``"``.
+    shortcuts: example keywords, e.g. ``"alpha=1.5, gamma=4"``.
 
   Returns:
     The docstring: "<variant> with OpenSpiel's solver interface.", Args
@@ -66,7 +66,7 @@ def solver_doc(variant: str, config: type, call: str, iterations: int,
     game: a pyspiel game, game string or compiled GameTree (any sequential
       perfect-recall game, any number of players).
     config: a :class:`{config.__name__}` (default: its defaults).
-    shortcuts: its fields as keywords ({shortcuts}).
+    shortcuts: its fields as keywords (``{shortcuts}``).
 
   Raises:
     TypeError, ValueError: a bad option, naming it; a game the engine cannot
