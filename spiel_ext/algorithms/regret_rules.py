@@ -223,8 +223,8 @@ def regret_matching(cumulative_regret, legal, out) -> None:
 
 
 # -------------------------------------------------------------- interfaces
-# What every rules' context holds (UpdateContext here, FPContext of
-# fp_rules): the player, their rows, and the rules' own arrays.
+# The attributes every rule context documents alike (UpdateContext here,
+# FPContext of fp_rules): the player, their rows, the rules' own arrays.
 CONTEXT_ROWS_DOC = """
     player: the player being updated.
     rows: the player's rows of the [infosets, actions] tables.
