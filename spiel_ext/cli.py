@@ -140,14 +140,18 @@ define_flags(FLAGS)
 
 def _catalogue() -> str:
   """The experiments and algorithm labels, for --help and --list."""
-  from spiel_ext.experiments import EXPERIMENTS  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.costs import cost_line  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
   width = max(len(name) for name in EXPERIMENTS)
-  lines = ["Experiments (--experiment):"]
+  lines = ["Experiments (--experiment), with their measured cost:"]
   for name, experiment in EXPERIMENTS.items():
     lines.append(f"  {name:<{width}}  {experiment.description}")
-    if experiment.cost:
-      lines.append(f"  {'':<{width}}  cost: {experiment.cost}")
+    lines.append(f"  {'':<{width}}  cost: {cost_line(name)}")
+  others = sorted(set(EXPERIMENTS) - set(REPRODUCTION))
+  lines.append(f"  {'all':<{width}}  every experiment but "
+               f"{', '.join(others)}, their units in one pool")
+  lines.append(f"  {'':<{width}}  cost: {cost_line('all')}")
   lines.append(f"  {'report':<{width}}  writes --report_path from the "
                "results in --output_dir")
   lines += ["", "Algorithm labels (--algorithms, comma separated):"]
@@ -182,10 +186,14 @@ def _check_output_dir(path: str) -> None:
     _fail(f"--output_dir {path!r} is not writable.")
 
 
-def _summary(name: str, outputs, seconds: float) -> None:
-  print(f"{name}: {outputs.units} work units in {seconds:,.1f} s "
-        f"({outputs.already_done} finished before this run); files in "
-        f"{outputs.folder}")
+def _summary(name: str, outputs, seconds: float, experiments: int) -> None:
+  pooled = (f" (one pool with {experiments - 1} other experiments)"
+            if experiments > 1 else "")
+  share = ("" if outputs.evaluation_share is None else
+           f"; {outputs.evaluation_share:.0%} of the units' time evaluating")
+  print(f"{name}: {outputs.units} work units in {seconds:,.1f} s{pooled} "
+        f"({outputs.already_done} finished before this run{share}); files "
+        f"in {outputs.folder}")
   print(f"{name}: results {', '.join(map(str, outputs.results))}")
   for path in outputs.figures:
     print(f"{name}: figure  {path}")
@@ -204,16 +212,21 @@ def plan(flag_values=FLAGS) -> list:
     The experiments to run with their checked settings (empty for
     --experiment=report).
   """
-  from spiel_ext.experiments import EXPERIMENTS, settings_for  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION, settings_for  # pylint: disable=g-import-not-at-top
   names = flag_values.experiment
   _check_experiment_names(names, flag_values.output_dir, EXPERIMENTS)
+  if "all" in names:  # In its place, leaving out what is also named.
+    at = names.index("all")
+    rest = names[:at] + names[at + 1:]
+    names = (names[:at] + [name for name in REPRODUCTION if name not in rest]
+             + names[at + 1:])
   if names == ["report"]:
     _check_report_path(flag_values.report_path, flag_values.output_dir)
     return []
   unknown = [name for name in names if name not in EXPERIMENTS]
   if unknown:
     _fail(f"--experiment: unknown {unknown}; accepted: "
-          f"{', '.join(sorted(EXPERIMENTS))}, or report.")
+          f"{', '.join(sorted(EXPERIMENTS))}, all, or report.")
   if flag_values.resume and flag_values.overwrite:
     _fail("--resume and --overwrite contradict each other: choose one.")
   try:
@@ -262,7 +275,7 @@ def main(argv: list[str]) -> None:
 def run(flag_values) -> None:
   """Runs what the parsed ``flag_values`` ask for."""
   from spiel_ext.executors import make_executor  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments import (EXPERIMENTS, run_experiment,  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments import (EXPERIMENTS, run_experiments,  # pylint: disable=g-import-not-at-top
                                      write_reproduction_report)
   from spiel_ext.experiments.spec import build_jobs, preflight  # pylint: disable=g-import-not-at-top
   from spiel_ext.files import OutputError  # pylint: disable=g-import-not-at-top
@@ -284,14 +297,15 @@ def run(flag_values) -> None:
       return
     executor = make_executor(flag_values.executor, flag_values.workers,
                              flag_values.ray_address)
-    for name, settings in plans:
-      start = time.perf_counter()
-      outputs = run_experiment(
-          EXPERIMENTS[name], settings, output_dir, executor,
-          checkpoint_every=flag_values.checkpoint_every,
-          resume=flag_values.resume, overwrite=flag_values.overwrite,
-          quiet=flag_values.quiet, check_first=False)
-      _summary(name, outputs, time.perf_counter() - start)
+    start = time.perf_counter()
+    all_outputs = run_experiments(
+        [(EXPERIMENTS[name], settings) for name, settings in plans],
+        output_dir, executor, checkpoint_every=flag_values.checkpoint_every,
+        resume=flag_values.resume, overwrite=flag_values.overwrite,
+        quiet=flag_values.quiet, check_first=False)
+    seconds = time.perf_counter() - start
+    for (name, _), outputs in zip(plans, all_outputs):
+      _summary(name, outputs, seconds, len(plans))
   except (ValueError, ImportError, FolderLocked, OutputError) as error:
     _fail(_flag_names(str(error)))
   except OSError as error:  # Any other file error: say which file.

@@ -27,8 +27,9 @@ import numba
 
 T = TypeVar("T")
 
-__all__ = ["PARALLEL_MIN_HISTORIES", "get_num_threads", "map_serial_kernels",
-           "max_threads", "set_num_threads", "threads_per_worker"]
+__all__ = ["PARALLEL_MIN_HISTORIES", "get_num_threads", "machine_cores",
+           "map_serial_kernels", "max_threads", "set_num_threads",
+           "threads_per_worker"]
 
 _MIN_HISTORIES_ENV = "SPIEL_EXT_PARALLEL_MIN_HISTORIES"
 
@@ -81,12 +82,17 @@ def set_num_threads(threads: int) -> None:
   numba.set_num_threads(threads)
 
 
+def machine_cores() -> int:
+  """The cores this process may run on."""
+  return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+          else os.cpu_count() or 1)
+
+
 def threads_per_worker(workers: int, cores: int | None = None) -> int:
   """Each of ``workers`` processes' share of the machine's cores (at least
   one thread each)."""
   if cores is None:
-    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-             else os.cpu_count() or 1)
+    cores = machine_cores()
   return max(1, cores // max(1, workers))
 
 

@@ -8,6 +8,7 @@ seeds. :func:`run_jobs` adds the progress report.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from spiel_ext.executors.local import LocalExecutor
 from spiel_ext.executors.progress import progress_reporters
@@ -48,24 +49,38 @@ def make_executor(name: str, workers: int = 1, ray_address: str | None = None):
 
 def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
              checkpoint_every: int, quiet: bool = False,
-             label: str = "run") -> None:
-  """Runs every job, resuming finished and unfinished units from disk.
+             label: str = "run",
+             seconds_per_iteration: Callable[[WorkUnit], float] | None = None
+             ) -> None:
+  """Runs every job, in the order given, resuming finished and unfinished
+  units from disk.
 
   Progress shows as bars on a terminal, a line per tenth otherwise.
 
   Args:
     jobs: the work units with their solver factories and metrics.
-    output_dir: the folder the units' rows and checkpoints go to.
+    output_dir: the folder the units' run folders are in (see
+      ``Job.folder``).
     executor: what runs them (see :func:`make_executor`).
     checkpoint_every: iterations between checkpoints.
     quiet: True to report no progress.
     label: the name the progress report shows.
+    seconds_per_iteration: the measured seconds an iteration of a unit
+      takes, evaluation included. Given, progress counts those seconds of
+      work instead of iterations, so that the time left weighs each unit's
+      remaining iterations by what they cost.
   """
+  weights = {job.unit.unit_id: (seconds_per_iteration(job.unit)
+                                if seconds_per_iteration else 1.0)
+             for job in jobs}
   units, iterations = progress_reporters(
-      label, len(jobs), sum(job.unit.iterations for job in jobs), quiet)
+      label, len(jobs), sum(job.unit.iterations for job in jobs), quiet,
+      work=(sum(job.unit.iterations * weights[job.unit.unit_id]
+                for job in jobs) if seconds_per_iteration else None))
   try:
     executor.run(jobs, output_dir, checkpoint_every,
-                 on_iterations=iterations.update,
+                 on_iterations=lambda unit_id, count: iterations.update(
+                     count, count * weights[unit_id]),
                  on_unit_done=lambda _: units.update(1))
   finally:
     iterations.close()

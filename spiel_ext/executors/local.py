@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import concurrent.futures
 import ctypes
+import functools
 import multiprocessing
 import os
 import queue
 import signal
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from spiel_ext.engine import threads as engine_threads
-from spiel_ext.executors.resume import Job, resume_point, unit_store
+from spiel_ext.executors.resume import Job, resume_point
 from spiel_ext.executors.units import advance, chunk_ends
 from spiel_ext.results.store import UnitStore
 
@@ -43,10 +44,33 @@ def _die_with_runner(runner_pid: int) -> None:
   _check_runner(runner_pid)
 
 
-def _start_worker(runner_pid: int, threads: int) -> None:
+# In a worker: (the machine's cores, the runner's count of the units still
+# running, a manager Value); None in the runner's own process.
+_pool_state: tuple[int, Any] | None = None
+
+
+def _start_worker(runner_pid: int, cores: int, running: Any) -> None:
   """Worker initializer: dies with the runner, and runs the engine's
-  passes on ``threads`` threads (its share of the cores)."""
+  passes on its share of the cores."""
+  global _pool_state
   _die_with_runner(runner_pid)
+  _pool_state = (cores, running)
+  _share_cores()
+
+
+def _share_cores() -> None:
+  """In a worker, sets the engine's threads to this worker's share of the
+  cores among the units still running: once fewer units than workers are
+  left, the idle cores go to those that remain (a unit's results do not
+  depend on its thread count). Called before each checkpoint interval."""
+  if _pool_state is None:
+    return
+  cores, running = _pool_state
+  try:
+    units = running.value
+  except (OSError, EOFError):  # The runner's manager is gone.
+    return
+  threads = engine_threads.threads_per_worker(units, cores)
   engine_threads.set_num_threads(min(threads, engine_threads.max_threads()))
 
 
@@ -84,7 +108,7 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
   """Runs (or resumes) one unit to the end; returns its id. In a worker,
   ``runner_pid`` is the runner's: the worker writes only while it lives."""
   _check_runner(runner_pid)
-  store = unit_store(output_dir, job.unit)
+  store = job.store(output_dir)
   done, checkpoint = resume_point(store, job.unit.iterations)
   if done:
     if progress is not None:
@@ -96,12 +120,13 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
   sink = _StoreSink(store, progress, runner_pid)
   for end in chunk_ends(start, job.unit.iterations,
                         job.checkpoint_interval(checkpoint_every)):
+    _share_cores()
     checkpoint = advance(job.unit, checkpoint, end, job.make_solver,
                          job.metrics, sink)
     _check_runner(runner_pid)
     store.save_checkpoint(checkpoint.as_dict())
   _check_runner(runner_pid)
-  store.mark_done()
+  store.mark_done(None if checkpoint is None else checkpoint.seconds())
   return job.unit.unit_id
 
 
@@ -120,26 +145,39 @@ class LocalExecutor:
     self.workers = workers
 
   def run(self, jobs: list[Job], output_dir: str | Path, checkpoint_every: int,
-          on_iterations: Callable[[int], None],
+          on_iterations: Callable[[str, int], None],
           on_unit_done: Callable[[str], None]) -> None:
+    """Runs every job, in the order given, to its end.
+
+    Args:
+      jobs: the units to run (finished ones are skipped, unfinished ones
+        resumed).
+      output_dir: the folder their run folders are in.
+      checkpoint_every: iterations between checkpoints.
+      on_iterations: called with (unit id, iterations done since its last
+        call).
+      on_unit_done: called with the unit id when a unit finishes.
+    """
     output_dir = str(output_dir)
     if self.workers <= 1 or len(jobs) <= 1:
       for job in jobs:
-        on_unit_done(run_job(job, output_dir, checkpoint_every,
-                             on_iterations))
+        on_unit_done(run_job(
+            job, output_dir, checkpoint_every,
+            functools.partial(on_iterations, job.unit.unit_id)))
       return
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager:
       progress_queue = manager.Queue()
+      running = manager.Value("i", min(self.workers, len(jobs)))
       finished = threading.Event()
 
       def drain() -> None:
         while not finished.is_set() or not progress_queue.empty():
           try:
-            _, count = progress_queue.get(timeout=0.1)
+            unit_id, count = progress_queue.get(timeout=0.1)
           except queue.Empty:
             continue
-          on_iterations(count)
+          on_iterations(unit_id, count)
 
       drainer = threading.Thread(target=drain, daemon=True)
       drainer.start()
@@ -148,13 +186,15 @@ class LocalExecutor:
         with concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context,
             initializer=_start_worker,
-            initargs=(runner_pid,
-                      engine_threads.threads_per_worker(self.workers))
+            initargs=(runner_pid, engine_threads.machine_cores(), running)
         ) as pool:
           futures = [pool.submit(_run_in_worker, job, output_dir,
                                  checkpoint_every, progress_queue, runner_pid)
                      for job in jobs]
+          left = len(futures)
           for future in concurrent.futures.as_completed(futures):
+            left -= 1
+            running.value = max(1, min(self.workers, left))
             on_unit_done(future.result())
       finally:
         finished.set()

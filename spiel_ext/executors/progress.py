@@ -15,37 +15,64 @@ from tqdm.auto import tqdm
 
 
 class ProgressLines:
-  """A line per ~10% of ``total`` iterations: done, rate, time left."""
+  """A line per ~10% of the work: iterations done, rate, time left.
+
+  The work is the iterations, or each unit's iterations weighted by what
+  one costs (``total_work`` and the ``work`` of :meth:`update`): the share
+  done and the time left are read from the work, so that a unit of costly
+  iterations counts for what it costs.
+  """
 
   def __init__(self, label: str, total: int, stream: TextIO | None = None,
-               steps: int = 10):
+               steps: int = 10, total_work: float | None = None):
     self.label = label
     self.total = max(int(total), 1)
+    self.total_work = (float(self.total) if total_work is None
+                       else max(float(total_work), 1e-300))
     self.stream = stream
     self.steps = steps
     self.done = 0
+    self.work = 0.0
     self._next_step = 1
     self._start = time.perf_counter()
 
-  def update(self, count: int) -> None:
+  def update(self, count: int, work: float | None = None) -> None:
+    """Adds ``count`` iterations done, worth ``work`` (default: count)."""
     self.done += count
-    reached = min(self.done * self.steps // self.total, self.steps)
+    self.work += count if work is None else work
+    # The last iteration ends the work whatever the sums' rounding.
+    share = 1.0 if self.done >= self.total else self.work / self.total_work
+    reached = min(int(share * self.steps), self.steps)
     if reached >= self._next_step:
       self._next_step = reached + 1
-      self._write()
+      self._write(share)
 
-  def _write(self) -> None:
+  def _write(self, share: float) -> None:
     elapsed = time.perf_counter() - self._start
     rate = self.done / elapsed if elapsed > 0 else 0.0
-    left = (self.total - self.done) / rate if rate > 0 else float("nan")
+    left = (elapsed * (1.0 - share) / share if share > 0 and elapsed > 0
+            else float("nan"))
     stream = self.stream or sys.stderr
-    print(f"{self.label}: {100 * min(self.done, self.total) // self.total}% "
+    print(f"{self.label}: {int(100 * min(share, 1.0))}% "
           f"({self.done:,}/{self.total:,} iterations), {rate:,.0f} it/s, "
           f"{_duration(elapsed)} elapsed, about {_duration(left)} left",
           file=stream, flush=True)
 
   def close(self) -> None:
     pass
+
+
+class _WorkBar:
+  """A tqdm bar of the work (see :class:`ProgressLines`)."""
+
+  def __init__(self, bar: tqdm):
+    self.bar = bar
+
+  def update(self, count: int, work: float | None = None) -> None:
+    self.bar.update(count if work is None else work)
+
+  def close(self) -> None:
+    self.bar.close()
 
 
 def _duration(seconds: float) -> str:
@@ -62,25 +89,35 @@ def _duration(seconds: float) -> str:
 
 
 class _Silent:
-  def update(self, count: int) -> None:
-    del count
+  def update(self, count: int, work: float | None = None) -> None:
+    del count, work
 
   def close(self) -> None:
     pass
 
 
 def progress_reporters(label: str, units: int, iterations: int, quiet: bool,
-                       stream: TextIO | None = None):
-  """(units, iterations) progress reporters, each with ``update(count)`` and
+                       stream: TextIO | None = None,
+                       work: float | None = None):
+  """(units, iterations) progress reporters, each with ``update(count)``
+  (the iterations' also takes the ``work`` they are worth) and
   ``close()``: bars when ``stream`` (standard error by default) is a
-  terminal, lines at each tenth of the iterations otherwise, nothing when
-  ``quiet``."""
+  terminal, lines at each tenth of the work otherwise, nothing when
+  ``quiet``. ``work`` is the total work, when iterations are weighted by
+  their cost (in estimated seconds); None counts iterations."""
   if quiet:
     return _Silent(), _Silent()
   stream = stream or sys.stderr
-  if stream.isatty():
-    return (tqdm(total=units, desc="units", unit="unit", position=0,
-                 file=stream),
-            tqdm(total=iterations, desc="iterations", unit="it", position=1,
-                 smoothing=0.05, file=stream))
-  return _Silent(), ProgressLines(label, iterations, stream)
+  if not stream.isatty():
+    return _Silent(), ProgressLines(label, iterations, stream,
+                                    total_work=work)
+  units_bar = tqdm(total=units, desc="units", unit="unit", position=0,
+                   file=stream)
+  if work is None:
+    return units_bar, _WorkBar(tqdm(total=iterations, desc="iterations",
+                                    unit="it", position=1, smoothing=0.05,
+                                    file=stream))
+  return units_bar, _WorkBar(tqdm(
+      total=work, desc="work", position=1, smoothing=0.3, file=stream,
+      bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} estimated s "
+      "[{elapsed}<{remaining}]"))

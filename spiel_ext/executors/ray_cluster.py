@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from spiel_ext.executors.resume import Job, resume_point, unit_store
+from spiel_ext.executors.resume import Job, resume_point
 from spiel_ext.executors.units import Checkpoint, advance, next_chunk_end
 
 
@@ -64,22 +64,22 @@ class RayExecutor:
                      log_to_driver=False)
 
   def run(self, jobs: list[Job], output_dir: str | Path, checkpoint_every: int,
-          on_iterations: Callable[[int], None],
+          on_iterations: Callable[[str, int], None],
           on_unit_done: Callable[[str], None]) -> None:
     self._connect()
     remote = self._ray.remote(_run_interval)
     pending = {}
     plans = {}
     for job in jobs:
-      store = unit_store(output_dir, job.unit)
+      store = job.store(output_dir)
       done, checkpoint = resume_point(store, job.unit.iterations)
       if done:
-        on_iterations(job.unit.iterations)
+        on_iterations(job.unit.unit_id, job.unit.iterations)
         on_unit_done(job.unit.unit_id)
         continue
       start = 0 if checkpoint is None else checkpoint.iteration
       if start:
-        on_iterations(start)
+        on_iterations(job.unit.unit_id, start)
       plans[job.unit.unit_id] = (job, store, start)
       end = next_chunk_end(start, job.unit.iterations,
                            job.checkpoint_interval(checkpoint_every))
@@ -93,12 +93,12 @@ class RayExecutor:
       for name, iteration, strategy in snapshots:
         store.save_snapshot(name, iteration, strategy)
       store.save_checkpoint(checkpoint.as_dict())
-      on_iterations(checkpoint.iteration - previous)
+      on_iterations(unit_id, checkpoint.iteration - previous)
       if checkpoint.iteration < job.unit.iterations:
         plans[unit_id] = (job, store, checkpoint.iteration)
         end = next_chunk_end(checkpoint.iteration, job.unit.iterations,
                              job.checkpoint_interval(checkpoint_every))
         pending[remote.remote(job, checkpoint, end)] = unit_id
       else:
-        store.mark_done()
+        store.mark_done(checkpoint.seconds())
         on_unit_done(unit_id)

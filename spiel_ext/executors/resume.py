@@ -23,14 +23,25 @@ class Job:
   functions or functools.partial of them).
 
   Attributes:
+    unit: what to run.
+    make_solver: builds the unit's solver.
+    metrics: the metric functions by name.
     resumable: False for a solver that cannot continue exactly from its
       ``state_dict()`` (OpenSpiel's C++ CFR+): its unit runs in one go,
       checkpointed only at its end.
+    folder: the unit's run folder, relative to the output folder an
+      executor is given ("": that folder itself); one pool of units from
+      several experiments puts each under its experiment's folder.
   """
   unit: WorkUnit
   make_solver: Callable[..., Any]
   metrics: dict[str, Callable[[Any, Any], float]]
   resumable: bool = True
+  folder: str = ""
+
+  def store(self, output_dir: str | Path) -> UnitStore:
+    """The store of this job's unit under ``output_dir``."""
+    return unit_store(Path(output_dir) / self.folder, self.unit)
 
   def checkpoint_interval(self, checkpoint_every: int) -> int:
     """Iterations between this unit's checkpoints: ``checkpoint_every``,

@@ -81,18 +81,27 @@ class Checkpoint:
     solver_seconds: solver time so far (evaluation excluded).
     solver_state: the solver's ``state_dict()`` (plain data).
     snapshots_taken: names of the snapshots already kept.
+    evaluation_seconds: time so far spent measuring the metrics and
+      keeping snapshots (0 in checkpoints written before it was recorded).
   """
   iteration: int
   solver_seconds: float
   solver_state: dict[str, Any]
   snapshots_taken: tuple[str, ...] = ()
+  evaluation_seconds: float = 0.0
 
   def as_dict(self) -> dict[str, Any]:
     """The checkpoint as plain data (the state is not copied)."""
     return {"iteration": self.iteration,
             "solver_seconds": self.solver_seconds,
             "solver_state": self.solver_state,
-            "snapshots_taken": list(self.snapshots_taken)}
+            "snapshots_taken": list(self.snapshots_taken),
+            "evaluation_seconds": self.evaluation_seconds}
+
+  def seconds(self) -> dict[str, float]:
+    """{"solver_seconds", "evaluation_seconds"}: the time so far."""
+    return {"solver_seconds": self.solver_seconds,
+            "evaluation_seconds": self.evaluation_seconds}
 
   @classmethod
   def from_dict(cls, data: dict[str, Any]) -> "Checkpoint":
@@ -106,7 +115,8 @@ class Checkpoint:
       raise TypeError(f"the checkpoint's solver state is a "
                       f"{type(state).__name__}, not a state_dict")
     return cls(int(data["iteration"]), float(data["solver_seconds"]),
-               state, tuple(data.get("snapshots_taken", ())))
+               state, tuple(data.get("snapshots_taken", ())),
+               float(data.get("evaluation_seconds", 0.0)))
 
 
 class Sink(Protocol):
@@ -156,15 +166,17 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
   """
   solver = make_solver(unit.game, seed=unit.seed,
                        **dict(unit.hyperparameters))
-  seconds, taken = 0.0, set()
-  if checkpoint is not None:
+  if checkpoint is None:
+    checkpoint = Checkpoint(0, 0.0, {})
+  else:
     solver.load_state_dict(checkpoint.solver_state)
-    seconds = checkpoint.solver_seconds
-    taken = set(checkpoint.snapshots_taken)
+  seconds, evaluation_seconds = (checkpoint.solver_seconds,
+                                 checkpoint.evaluation_seconds)
+  taken = set(checkpoint.snapshots_taken)
   # The solver counts its iterations; the checkpoint's count is what the
   # executors read without building the solver, and must agree.
   iteration = solver.iteration_count
-  if checkpoint is not None and iteration != checkpoint.iteration:
+  if iteration != checkpoint.iteration:
     raise ValueError(f"{unit.label()}: the checkpoint says iteration "
                      f"{checkpoint.iteration}, its solver state "
                      f"{iteration}.")
@@ -175,30 +187,40 @@ def advance(unit: WorkUnit, checkpoint: Checkpoint | None, until: int,
     solver.evaluate_and_update_policy()
     seconds += time.perf_counter() - start
     iteration = solver.iteration_count
-    last = iteration == unit.iterations
-    if iteration in eval_points or last:
-      policy = solver.average_policy()
-      measured = measure(unit, metrics, policy)
-      if iteration in eval_points:
-        # Learners in unknown environments count the episodes they played.
-        episodes = solver.progress().episodes
-        sink.rows([Row(unit.experiment, unit.game, unit.algorithm,
-                       unit.hyperparameter_json, unit.seed, iteration,
-                       episodes, seconds, name, measured[name])
-                   for name in unit.metrics])
-      for name, metric, threshold in unit.snapshots:
-        reached = (iteration >= threshold if metric == ITERATION_SNAPSHOT
-                   else measured.get(metric, np.inf) <= threshold)
-        if name not in taken and reached:
-          sink.snapshot(name, iteration, _strategy_array(policy))
-          taken.add(name)
-      if last:
-        sink.snapshot("final", iteration, _strategy_array(policy))
+    if iteration in eval_points or iteration == unit.iterations:
+      start = time.perf_counter()
+      _evaluate(unit, metrics, solver, seconds, taken, sink)
+      evaluation_seconds += time.perf_counter() - start
     if iteration - reported >= 50 or iteration == until:
       sink.progress(iteration - reported)
       reported = iteration
   return Checkpoint(iteration, seconds, solver.state_dict(),
-                    tuple(sorted(taken)))
+                    tuple(sorted(taken)), evaluation_seconds)
+
+
+def _evaluate(unit: WorkUnit, metrics: dict[str, Metric], solver: Any,
+              seconds: float, taken: set[str], sink: Sink) -> None:
+  """At an evaluation point or the unit's last iteration: the rows of the
+  metrics (at evaluation points), the snapshots reached (added to
+  ``taken``) and, at the end, the final strategy."""
+  iteration = solver.iteration_count
+  policy = solver.average_policy()
+  measured = measure(unit, metrics, policy)
+  if iteration in unit.eval_points:
+    # Learners in unknown environments count the episodes they played.
+    episodes = solver.progress().episodes
+    sink.rows([Row(unit.experiment, unit.game, unit.algorithm,
+                   unit.hyperparameter_json, unit.seed, iteration,
+                   episodes, seconds, name, measured[name])
+               for name in unit.metrics])
+  for name, metric, threshold in unit.snapshots:
+    reached = (iteration >= threshold if metric == ITERATION_SNAPSHOT
+               else measured.get(metric, np.inf) <= threshold)
+    if name not in taken and reached:
+      sink.snapshot(name, iteration, _strategy_array(policy))
+      taken.add(name)
+  if iteration == unit.iterations:
+    sink.snapshot("final", iteration, _strategy_array(policy))
 
 
 def next_chunk_end(position: int, iterations: int,

@@ -16,7 +16,8 @@ from spiel_ext.experiments.quickstart import QUICKSTART
 from spiel_ext.experiments.vcfr import (VCFR_ABLATIONS, VCFR_INFORMATION,
                                         VCFR_UNKNOWN_ENV)
 from spiel_ext.experiments.spec import (SCALES, Experiment, Outputs, Scale,
-                                        Settings, run_experiment, settings_for,
+                                        Settings, run_experiment,
+                                        run_experiments, settings_for,
                                         write_reproduction_report)
 
 EXPERIMENTS: dict[str, Experiment] = {
@@ -29,6 +30,10 @@ EXPERIMENTS: dict[str, Experiment] = {
                                        VCFR_INFORMATION, SOLVER_LEAGUE]
 }
 
-__all__ = ["EXPERIMENTS", "SCALES", "Experiment", "Outputs", "Scale",
-           "Settings", "run_experiment", "settings_for",
-           "write_reproduction_report"]
+# What --experiment=all runs: the quickstart and the papers' experiments.
+REPRODUCTION: tuple[str, ...] = tuple(
+    name for name in EXPERIMENTS if name != SOLVER_LEAGUE.name)
+
+__all__ = ["EXPERIMENTS", "REPRODUCTION", "SCALES", "Experiment", "Outputs",
+           "Scale", "Settings", "run_experiment", "run_experiments",
+           "settings_for", "write_reproduction_report"]

@@ -69,6 +69,8 @@ class Outputs:
     folder: the run folder.
     units: the run's work units.
     already_done: units finished before this session (resumed runs).
+    evaluation_share: the share of the units' time spent measuring the
+      metrics (None when no unit recorded its time).
   """
   results: list[Path]
   figures: list[Path]
@@ -76,6 +78,7 @@ class Outputs:
   folder: Path | None = None
   units: int = 0
   already_done: int = 0
+  evaluation_share: float | None = None
 
 
 @dataclasses.dataclass(frozen=True)

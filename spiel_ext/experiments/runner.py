@@ -4,6 +4,7 @@ disk) and its snapshots."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -13,6 +14,9 @@ import numpy as np
 
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
 from spiel_ext.executors.units import measure
+from spiel_ext.experiments.costs import (evaluation_share,
+                                         seconds_per_iteration, unit_seconds,
+                                         units_time)
 from spiel_ext.experiments.declaration import Experiment, Outputs, Settings
 from spiel_ext.experiments.entries import ALGORITHMS
 from spiel_ext.experiments.metrics import metric_function
@@ -24,9 +28,10 @@ from spiel_ext.results.manifest import (read_manifest, session_record, utc_now,
 from spiel_ext.results.store import load_results, write_merged
 
 
-def build_jobs(settings: Settings) -> list[Job]:
+def build_jobs(settings: Settings, folder: str = "") -> list[Job]:
   """One job per game x algorithm x seed (leaving out the games an
-  algorithm does not apply to: ``AlgorithmEntry.requires``)."""
+  algorithm does not apply to: ``AlgorithmEntry.requires``), each of the
+  run folder ``folder`` (relative to the output folder; see ``Job``)."""
   caps = settings.iteration_caps
   cap_points = tuple(int(cap[1]) for cap in caps)
   jobs = []
@@ -48,7 +53,7 @@ def build_jobs(settings: Settings) -> list[Job]:
                               if owner == algorithm))
         jobs.append(Job(unit, entry.factory,
                         {name: metric_function(name) for name in settings.metrics},
-                        entry.resumable))
+                        entry.resumable, folder))
   return jobs
 
 
@@ -128,25 +133,92 @@ def run_experiment(experiment: Experiment, settings: Settings,
       folder holds another run (see :func:`prepare_folder`).
     OutputError: a file could not be written (names the path).
   """
-  folder = Path(output_dir) / experiment.name
-  jobs = build_jobs(settings)
+  return run_experiments([(experiment, settings)], output_dir, executor,
+                         checkpoint_every=checkpoint_every, resume=resume,
+                         overwrite=overwrite, quiet=quiet,
+                         check_first=check_first)[0]
+
+
+def run_experiments(plans: Sequence[tuple[Experiment, Settings]],
+                    output_dir: str | Path, executor: Any, *,
+                    checkpoint_every: int = 1000, resume: bool = False,
+                    overwrite: bool = False, quiet: bool = False,
+                    check_first: bool = True) -> list[Outputs]:
+  """Runs (or resumes) several experiments' units in one pool, then writes
+  each one's figures and tables.
+
+  Every run folder (``<output_dir>/<experiment>``) is locked and prepared
+  first, as :func:`run_experiment` does for one. The units of all the
+  experiments then go to ``executor`` together, the most costly first (by
+  the measured seconds per iteration of :mod:`.costs`), so that the
+  workers stay busy to the end; progress counts those seconds.
+
+  Args:
+    plans: the experiments with their checked settings.
+    output_dir: the folder the run folders go in.
+    executor: what runs the units (``spiel_ext.executors.make_executor``).
+    checkpoint_every: iterations between a unit's checkpoints.
+    resume: continue the runs in the folders.
+    overwrite: replace the runs in the folders.
+    quiet: report no progress.
+    check_first: run :func:`preflight` before any folder is touched.
+
+  Returns:
+    Each experiment's outputs, in the order of ``plans``.
+
+  Raises:
+    FolderLocked, ValueError, OutputError: as :func:`run_experiment`.
+  """
+  planned = [(experiment, settings, build_jobs(settings, experiment.name))
+             for experiment, settings in plans]
   if check_first:
-    preflight(jobs)
-  with RunLock(folder):
-    prepare_folder(folder, settings, resume, overwrite)
-    manifest = start_session(folder, settings, jobs, resume)
-    already_done = sum(unit_store(folder, job.unit).is_done()
-                       for job in jobs)
-    logging.info("%s: %d work units (%d finished before), results in %s",
-                 experiment.name, len(jobs), already_done, folder)
-    run_jobs(jobs, folder, executor, checkpoint_every, quiet,
-             label=experiment.name)
-    manifest["sessions"][-1]["finished_utc"] = utc_now()
-    write_manifest(folder, manifest)
-    frame = load_results(folder)
-    results = list(write_merged(folder, frame))
-    figures, tables = experiment.summarize(frame, settings, folder)
-  return Outputs(results, figures, tables, folder, len(jobs), already_done)
+    for _, _, jobs in planned:
+      preflight(jobs)
+  with contextlib.ExitStack() as locks:
+    opened = []
+    for experiment, settings, jobs in planned:
+      folder = Path(output_dir) / experiment.name
+      locks.enter_context(RunLock(folder))
+      opened.append(_open_run(experiment.name, folder, settings, jobs,
+                              resume, overwrite))
+    pool = sorted((job for _, _, jobs in planned for job in jobs),
+                  key=unit_seconds, reverse=True)
+    run_jobs(pool, output_dir, executor, checkpoint_every, quiet,
+             label=" + ".join(experiment.name for experiment, _ in plans),
+             seconds_per_iteration=seconds_per_iteration)
+    return [_close_run(experiment, Path(output_dir) / experiment.name,
+                       settings, jobs, run)
+            for (experiment, settings, jobs), run in zip(planned, opened)]
+
+
+def _open_run(name: str, folder: Path, settings: Settings,
+              jobs: Sequence[Job], resume: bool,
+              overwrite: bool) -> tuple[dict[str, Any], int]:
+  """Prepares a locked run folder and records the session; returns the
+  manifest and the number of units finished before."""
+  prepare_folder(folder, settings, resume, overwrite)
+  manifest = start_session(folder, settings, jobs, resume)
+  already_done = sum(job.store(folder.parent).is_done() for job in jobs)
+  logging.info("%s: %d work units (%d finished before), results in %s",
+               name, len(jobs), already_done, folder)
+  return manifest, already_done
+
+
+def _close_run(experiment: Experiment, folder: Path, settings: Settings,
+               jobs: Sequence[Job], opened: tuple[dict[str, Any], int]
+               ) -> Outputs:
+  """Records the session's end and the units' time, merges the results and
+  writes the figures and tables."""
+  manifest, already_done = opened
+  session = manifest["sessions"][-1]
+  session["finished_utc"] = utc_now()
+  session["unit_seconds"] = units_time(folder, jobs)
+  write_manifest(folder, manifest)
+  frame = load_results(folder)
+  results = list(write_merged(folder, frame))
+  figures, tables = experiment.summarize(frame, settings, folder)
+  return Outputs(results, figures, tables, folder, len(jobs), already_done,
+                 evaluation_share(session["unit_seconds"]))
 
 
 def command_for(settings: Settings) -> str:

@@ -19,7 +19,8 @@ from spiel_ext.experiments.run_folder import (RUN_FILES, holds_results,
                                               stored_settings)
 from spiel_ext.experiments.runner import (build_jobs, command_for,
                                           load_snapshots, preflight,
-                                          run_experiment, start_session)
+                                          run_experiment, run_experiments,
+                                          start_session)
 from spiel_ext.experiments.settings import (MAX_EVALUATION_POINTS,
                                             MAX_ITERATIONS, MAX_UNITS,
                                             evaluation_points, settings_for)
@@ -29,5 +30,6 @@ __all__ = ["MAX_EVALUATION_POINTS", "MAX_ITERATIONS", "MAX_UNITS",
            "Settings", "build_jobs", "command_for", "evaluation_points",
            "holds_results", "load_snapshots", "prepare_folder", "preflight",
            "read_json", "remove_temporaries", "report_section",
-           "run_experiment", "settings_for", "start_session",
+           "run_experiment", "run_experiments", "settings_for",
+           "start_session",
            "stored_settings", "write_reproduction_report"]

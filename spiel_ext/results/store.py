@@ -332,13 +332,16 @@ class UnitStore:
       atomic_write(self.rows_path, "".join(keep))
     self._count, self._last_check = count, unit_rows.check_after(count)
 
-  def mark_done(self) -> None:
+  def mark_done(self, seconds: dict[str, float] | None = None) -> None:
+    """Records the unit as finished with its rows and snapshots as they
+    are, and ``seconds`` (its solver and evaluation time) beside them;
+    removes the checkpoint."""
     count, check = self._position()
     names = [path.stem[len("snapshot_"):]
              for path in self.folder.glob("snapshot_*.npz")]
     atomic_write(self.done_path, canonical_json({
         "rows": count, "check": check,
-        "snapshots": self._snapshot_checks(names)}))
+        "snapshots": self._snapshot_checks(names), **(seconds or {})}))
     for path in (self.checkpoint_path, self.legacy_checkpoint_path):
       try:
         path.unlink()
