@@ -26,11 +26,29 @@ def build_openspiel_cfr(game: str, seed: int = 0) -> OpenSpielCFRAdapter:
 
 
 _CFR = CFRSolver.Config
-_XFP = XFPSolver.Config
-_GXFP = GXFPSolver.Config
 _BUFP = BUFPSolver.Config
-_EPS_TEXT = (f"in the perturbed game (every action >= {GXFP_EPSILON:g}), "
-             "random initial strategy")
+_RANDOM_START = ", random initial strategy"
+# The forms of fictitious play the papers run, each from a random
+# strategy: (id suffix, config options, description after the name).
+_PLAIN = ("", {}, _RANDOM_START)
+_ALTERNATING = (" (alternating)", {"alternating_updates": True},
+                " with alternating updates" + _RANDOM_START)
+_INTEGER = (" (integer)", {"integer_counting": True},
+            " counting best decisions in integers" + _RANDOM_START)
+_PERTURBED = (f" (eps={GXFP_EPSILON:g})", {"min_action_prob": GXFP_EPSILON},
+              f" in the perturbed game (every action >= {GXFP_EPSILON:g})"
+              + _RANDOM_START)
+
+
+def _fictitious_play(solver: type, name: str,
+                     forms: tuple[tuple[str, dict, str], ...]
+                     ) -> tuple[AlgorithmEntry, ...]:
+  """The entries of ``solver`` (named ``name``) in each of ``forms``."""
+  return tuple(
+      AlgorithmEntry(solver, solver.Config(initial_policy="random", **options),
+                     name + suffix, description=name + text)
+      for suffix, options, text in forms)
+
 
 COMMON_ALGORITHMS = register((
     AlgorithmEntry(CFRSolver, _CFR(random_init=True), "CFR",
@@ -47,30 +65,9 @@ COMMON_ALGORITHMS = register((
                                    alternating_updates=False),
                    "CFR (simultaneous)", description="vanilla CFR with "
                    "simultaneous updates, random initial regrets"),
-    AlgorithmEntry(XFPSolver, _XFP(initial_policy="random"), "XFP",
-                   description="XFP, random initial strategy"),
-    AlgorithmEntry(XFPSolver, _XFP(initial_policy="random",
-                                   alternating_updates=True),
-                   "XFP (alternating)", description="XFP with alternating "
-                   "updates, random initial strategy"),
-    AlgorithmEntry(XFPSolver, _XFP(initial_policy="random",
-                                   min_action_prob=GXFP_EPSILON),
-                   f"XFP (eps={GXFP_EPSILON:g})",
-                   description=f"XFP {_EPS_TEXT}"),
-    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random"), "GXFP",
-                   description="GXFP, random initial strategy"),
-    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random",
-                                     alternating_updates=True),
-                   "GXFP (alternating)", description="GXFP with alternating "
-                   "updates, random initial strategy"),
-    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random",
-                                     integer_counting=True),
-                   "GXFP (integer)", description="GXFP counting best "
-                   "decisions in integers, random initial strategy"),
-    AlgorithmEntry(GXFPSolver, _GXFP(initial_policy="random",
-                                     min_action_prob=GXFP_EPSILON),
-                   f"GXFP (eps={GXFP_EPSILON:g})",
-                   description=f"GXFP {_EPS_TEXT}"),
+    *_fictitious_play(XFPSolver, "XFP", (_PLAIN, _ALTERNATING, _PERTURBED)),
+    *_fictitious_play(GXFPSolver, "GXFP",
+                      (_PLAIN, _ALTERNATING, _INTEGER, _PERTURBED)),
     # The stored runs name the stepsize even where it is the default.
     AlgorithmEntry(BUFPSolver, _BUFP(stepsize="ef", initial_policy="random"),
                    "BUFP(EF)", description="BUFP(EF), random initial "
