@@ -137,44 +137,48 @@ def no_variant(results: RunResults, *, variants: Sequence[Variant]
   return Measurement("no variant's algorithms all ran")
 
 
+def _leads(results: RunResults, metric: str, lead: str,
+           others: Sequence[str], label: GameLabel
+           ) -> tuple[list[list[tuple[int | None, int | None, int]]], str]:
+  """Per game, :func:`stays_below` of ``lead`` against each of ``others``
+  on ``metric``, and those results in words (games split by " | ")."""
+  frame = results.frame
+  found, texts = [], []
+  for game in _games(frame):
+    versus = [stays_below(frame, game, metric, lead, other)
+              for other in others]
+    found.append(versus)
+    texts.append(f"{label(game)}: " + "; ".join(
+        lead_text(r, lead, other) for r, other in zip(versus, others)))
+  return found, " | ".join(texts)
+
+
 def faster_nash_conv(results: RunResults, *, variant: Variant,
                      label: GameLabel) -> Measurement | None:
   """Fig. 1: per game, whether BUFP(X)'s mean NashConv stays below CFR's
   and BUFP(EF)'s from the first 1/EARLY_PART of the run on."""
-  frame = results.frame
-  if not _ran(frame, variant):
+  if not _ran(results.frame, variant):
     return None
   cfr, ef, x = _roles(variant)
-  horizon = int(frame.iteration.max())
-  holds, texts = [], []
-  for game in _games(frame):
-    versus = [stays_below(frame, game, "nash_conv", x, other)
-              for other in (cfr, ef)]
-    holds.append(all(r[0] is not None and r[0] <= horizon // EARLY_PART
-                     for r in versus))
-    texts.append(f"{label(game)}: " + "; ".join(
-        lead_text(r, x, other) for r, other in zip(versus, (cfr, ef))))
-  return Measurement(f"mean NashConv over {_runs(results)}: " +
-                     " | ".join(texts), holds, variant.label)
+  horizon = int(results.frame.iteration.max())
+  found, text = _leads(results, "nash_conv", x, (cfr, ef), label)
+  holds = [all(r[0] is not None and r[0] <= horizon // EARLY_PART
+               for r in versus) for versus in found]
+  return Measurement(f"mean NashConv over {_runs(results)}: {text}", holds,
+                     variant.label)
 
 
 def lowest_gap(results: RunResults, *, variant: Variant,
                label: GameLabel) -> Measurement | None:
   """Fig. 2: per game, whether BUFP(EF)'s mean perfect-Bayesian gap ends
   below BUFP(X)'s and CFR's (and from when)."""
-  frame = results.frame
-  if not _ran(frame, variant):
+  if not _ran(results.frame, variant):
     return None
   cfr, ef, x = _roles(variant)
-  holds, texts = [], []
-  for game in _games(frame):
-    gaps = [stays_below(frame, game, "sequential_gap_mean", ef, other)
-            for other in (x, cfr)]
-    holds.append(all(r[0] is not None for r in gaps))
-    texts.append(f"{label(game)}: " + "; ".join(
-        lead_text(r, ef, other) for r, other in zip(gaps, (x, cfr))))
-  return Measurement(f"mean gap over infosets, {_runs(results)}: " +
-                     " | ".join(texts), holds, variant.label)
+  found, text = _leads(results, "sequential_gap_mean", ef, (x, cfr), label)
+  holds = [all(r[0] is not None for r in versus) for versus in found]
+  return Measurement(f"mean gap over infosets, {_runs(results)}: {text}",
+                     holds, variant.label)
 
 
 def wider_spread(results: RunResults, *, variant: Variant,

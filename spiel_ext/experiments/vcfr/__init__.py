@@ -15,8 +15,9 @@ Everything of the paper is in this package: the learners' entries
 (:mod:`.algorithms`), the paper's and the authors' logged numbers
 (:mod:`.paper_values`), the paired comparisons over environments
 (:mod:`.comparisons`), the claims' measures (:mod:`.measures`) and
-declarations (:mod:`.claims`), the figures and tables (:mod:`.figures`)
-and the three experiments.
+declarations (:mod:`.claims`, with the declaration of a comparison on
+the unknown games), the figures and tables (:mod:`.figures`) and the
+three experiments.
 
 Every paired comparison shows its noise floor: a learner against itself
 with another learner seed, over the same environments. The paper plots the

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import functools
 
-from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, TEXT,
-                                               noise_floor, paired)
-from spiel_ext.experiments.vcfr.figures import summarize
+                                               comparison, noise_floor, paired)
 from spiel_ext.results.report import Variant
 
 ABLATIONS = ("VDCFR", "Naive-DCFR", "Naive-DCFR (current)", "VFSP", "FSP",
@@ -27,16 +25,10 @@ _NOISE = Variant(NOISE_FLOOR, ("VDCFR (replicate)", "VFSP (replicate)"),
 # nearer learner.
 _pair = functools.partial(paired, replicates=("VFSP", "VDCFR"))
 
-VCFR_ABLATIONS = Experiment(
-    name="vcfr_ablations",
-    description="VCFR Figs. 5-6: VDCFR vs Naive-DCFR, VFSP vs FSP (both "
-                "readings of each) on unknown Kuhn, Leduc(4), Leduc(5)",
-    quick=Scale(iterations=300, seeds=1, games=settings.QUICK_GAMES,
-                algorithms=ABLATIONS),
-    paper=Scale(iterations=20_000, seeds=1, games=settings.PAPER_GAMES,
-                algorithms=ABLATIONS),
-    metrics=("nash_conv",),
-    summarize=functools.partial(summarize, order=ABLATIONS),
+VCFR_ABLATIONS = comparison(
+    "vcfr_ablations",
+    "VCFR Figs. 5-6: VDCFR vs Naive-DCFR, VFSP vs FSP (both readings of "
+    "each) on unknown Kuhn, Leduc(4), Leduc(5)", ABLATIONS,
     cost="quick: about 2 minutes; paper: about 40 minutes with --workers=2",
     claims=(
         _pair("VDCFR", "Naive-DCFR", "The information gain helps DCFR (Fig. "

@@ -1,15 +1,19 @@
-"""What the VCFR experiments' claim declarations share: the paper's name,
-the two paper-setting readings and a paired-ranking claim."""
+"""What the VCFR experiments' declarations share: the paper's name, the two
+paper-setting readings, a paired-ranking claim and the declaration of a
+comparison on the unknown games."""
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
+from spiel_ext.experiments.spec import Experiment, Scale
+from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.algorithms import replicate_id
-from spiel_ext.experiments.vcfr.figures import FINAL
+from spiel_ext.experiments.vcfr.figures import FINAL, summarize
 from spiel_ext.experiments.vcfr.measures import ranking
 from spiel_ext.results.claims import ClaimSpec
-from spiel_ext.results.report import verdict_from
+from spiel_ext.results.report import Choice, Variant, verdict_from
 
 PAPER = "VCFR (Qiu et al. 2023)"
 # Where the paper's text and the authors' code disagree, each reading runs
@@ -35,3 +39,34 @@ def noise_floor(learner: str, setting: str) -> ClaimSpec:
   return paired(learner, replicate_id(learner), f"Noise floor: {learner} "
                 "and itself with another learner seed are level (within "
                 "two standard errors)", setting, replicates=(learner,))
+
+
+def comparison(name: str, description: str, algorithms: tuple[str, ...], *,
+               cost: str, claims: tuple[ClaimSpec, ...],
+               choices: tuple[Choice, ...],
+               variants: tuple[Variant, ...]) -> Experiment:
+  """A comparison of learners on unknown Kuhn, Leduc(4) and Leduc(5).
+
+  Args:
+    name: the experiment's name.
+    description: what it runs, in a line.
+    algorithms: the learners, in the order the figures and tables list
+      them.
+    cost: how long each scale takes.
+    claims: the paper's claims it judges.
+    choices: its settings table.
+    variants: the paper settings and ablations it runs.
+
+  Returns:
+    The declaration: NashConv of one run in each environment, 300
+    iterations on the quick scale's games and 20,000 on the paper's.
+  """
+  return Experiment(
+      name=name, description=description,
+      quick=Scale(iterations=300, seeds=1, games=settings.QUICK_GAMES,
+                  algorithms=algorithms),
+      paper=Scale(iterations=20_000, seeds=1, games=settings.PAPER_GAMES,
+                  algorithms=algorithms),
+      metrics=("nash_conv",),
+      summarize=functools.partial(summarize, order=algorithms), cost=cost,
+      claims=claims, choices=choices, variants=variants)

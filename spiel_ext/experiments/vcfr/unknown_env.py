@@ -13,11 +13,10 @@ from __future__ import annotations
 import functools
 
 from spiel_ext.analysis.claims import ClaimSpec
-from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (CODE, NOISE_FLOOR, PAPER, TEXT,
-                                               noise_floor, paired)
-from spiel_ext.experiments.vcfr.figures import FINAL, summarize
+                                               comparison, noise_floor, paired)
+from spiel_ext.experiments.vcfr.figures import FINAL
 from spiel_ext.experiments.vcfr.measures import leduc5
 from spiel_ext.experiments.vcfr.paper_values import leduc5_paper_value
 from spiel_ext.results.report import PAPER_SETTING, Variant, verdict_from
@@ -55,18 +54,11 @@ CLAIMS = (
           PAPER_SETTING),
     noise_floor("VCFR", _NOISE.label))
 
-VCFR_UNKNOWN_ENV = Experiment(
-    name="vcfr_unknown_env",
-    description="VCFR Figs. 3-4: NashConv vs episodes for VCFR (Algorithm "
-                "1), PSRLCFR, FSP, MCCFR-OS, Naive-CFR, Random (both "
-                "readings of FSP and Naive) on unknown Kuhn, Leduc(4), "
-                "Leduc(5)",
-    quick=Scale(iterations=300, seeds=1, games=settings.QUICK_GAMES,
-                algorithms=MAIN),
-    paper=Scale(iterations=20_000, seeds=1, games=settings.PAPER_GAMES,
-                algorithms=MAIN),
-    metrics=("nash_conv",),
-    summarize=functools.partial(summarize, order=MAIN),
+VCFR_UNKNOWN_ENV = comparison(
+    "vcfr_unknown_env",
+    "VCFR Figs. 3-4: NashConv vs episodes for VCFR (Algorithm 1), PSRLCFR, "
+    "FSP, MCCFR-OS, Naive-CFR, Random (both readings of FSP and Naive) on "
+    "unknown Kuhn, Leduc(4), Leduc(5)", MAIN,
     cost="quick: about 2 minutes; paper (3 games x 5 environments x 9 "
          "learners x 20,000 iterations): about 45 minutes with --workers=2",
     claims=CLAIMS,
