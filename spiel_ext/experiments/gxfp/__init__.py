@@ -20,7 +20,8 @@ Everything of the paper is in this package: the algorithm entries
 :mod:`.shared`), the settings tables and sizes (:mod:`.settings`), the
 measures behind each figure's claims (:mod:`.measures_asymmetric`,
 :mod:`.measures_raise`, :mod:`.measures_convergence`), the figures and
-tables (:mod:`.figures`) and the three declarations.
+tables (:mod:`.figures`) and the three declarations, built by
+:mod:`.declare`.
 """
 
 from spiel_ext.experiments.gxfp.convergence import GXFP_CONVERGENCE

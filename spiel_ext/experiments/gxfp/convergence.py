@@ -14,20 +14,20 @@ import functools
 
 from spiel_ext.experiments.gxfp import measures_convergence as measures
 from spiel_ext.experiments.gxfp import settings
+from spiel_ext.experiments.gxfp.declare import (ScheduleClaim,
+                                                schedule_experiment)
 from spiel_ext.experiments.gxfp.figures import summarize_convergence
-from spiel_ext.experiments.gxfp.paper_values import (LABELS, METRICS, PAPER,
-                                                     algorithms_of,
+from spiel_ext.experiments.gxfp.paper_values import (LABELS, PAPER,
                                                      schedule_variants,
                                                      vnm_game)
 from spiel_ext.experiments.gxfp.timing import time_main_solvers
-from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
 from spiel_ext.results.report import Variant, verdict_from
 
 SIMILAR_ERROR = ("The error (NashConv) and its decay are similar for CFR, "
                  "XFP and GXFP (Fig. 4)")
-SCHEDULE_VARIANTS = schedule_variants(measures.MAIN_ROLES +
-                                      measures.perturbed_roles(LABELS))
+SCHEDULE_ROLES = measures.MAIN_ROLES + measures.perturbed_roles(LABELS)
+SCHEDULE_VARIANTS = schedule_variants(SCHEDULE_ROLES)
 HEAVY_START = Variant(
     "heavy CFR start", tuple(LABELS.heavy_cfr[s] for s in LABELS.schedules),
     "CFR from U(0, 1) regrets and policy, worth ~N iterations of regret "
@@ -39,26 +39,19 @@ UNIFORM_START = Variant(
 INTEGER = Variant("integer counting", (LABELS.integer_gxfp,),
                   "simultaneous GXFP counting best decisions in integers (a "
                   "consistency check of the two implementations)")
-VARIANTS = SCHEDULE_VARIANTS + (HEAVY_START, UNIFORM_START, INTEGER)
-ALGORITHMS = algorithms_of(VARIANTS)
 _ON = dict(labels=LABELS)
-
-
-def _schedule_claims(variant: Variant) -> tuple[ClaimSpec, ...]:
-  """Figs. 4-5's claims, judged on one schedule."""
-  on = dict(variant=variant, **_ON)
-  return (
-      ClaimSpec(PAPER, "CFR, XFP and GXFP have similar cost per iteration "
-                "(Fig. 4 discussion)", "similar", functools.partial(
-                    measures.cost_alone, timer=time_main_solvers, **on),
-                measures.COST_SIMILAR, measures.COST_TABLE),
-      ClaimSpec(PAPER, SIMILAR_ERROR, "similar", functools.partial(
-          measures.error_similar, **on), measures.ERROR_SIMILAR,
-                measures.FINAL_VALUES),
-      ClaimSpec(PAPER, "Convergence in the perturbed game is much faster "
-                "than in the unperturbed one (Fig. 5)", "qualitative",
-                functools.partial(measures.perturbed_faster, **on),
-                measures.perturbed_faster_verdict, measures.FINAL_VALUES))
+# Figs. 4-5's claims, each judged on each schedule.
+SCHEDULE_CLAIMS = (
+    ScheduleClaim("CFR, XFP and GXFP have similar cost per iteration (Fig. "
+                  "4 discussion)", "similar", functools.partial(
+                      measures.cost_alone, timer=time_main_solvers),
+                  measures.COST_SIMILAR, measures.COST_TABLE),
+    ScheduleClaim(SIMILAR_ERROR, "similar", measures.error_similar,
+                  measures.ERROR_SIMILAR, measures.FINAL_VALUES),
+    ScheduleClaim("Convergence in the perturbed game is much faster than in "
+                  "the unperturbed one (Fig. 5)", "qualitative",
+                  measures.perturbed_faster,
+                  measures.perturbed_faster_verdict, measures.FINAL_VALUES))
 
 
 def _start_claim(variant: Variant) -> ClaimSpec:
@@ -69,29 +62,24 @@ def _start_claim(variant: Variant) -> ClaimSpec:
                    measures.start_verdict, measures.FINAL_VALUES)
 
 
-def _scale(scale: int) -> Scale:
-  return Scale(iterations=settings.CONVERGENCE_ITERATIONS[scale],
-               seeds=settings.CONVERGENCE_SEEDS[scale],
-               games=(vnm_game(settings.CONVERGENCE_HANDS[scale], "raise"),),
-               algorithms=ALGORITHMS)
-
-
-GXFP_CONVERGENCE = Experiment(
-    name="gxfp_convergence",
-    description="GXFP Figs. 4-5: value and NashConv vs iterations for CFR, "
-                "XFP, GXFP on the raise variant; perturbed XFP vs GXFP; on "
-                "each update schedule; CFR-start ablations; integer vs "
-                "float counting; cost per iteration timed alone",
-    quick=_scale(0),
-    paper=_scale(1),
-    metrics=METRICS,
+GXFP_CONVERGENCE = schedule_experiment(
+    "gxfp_convergence",
+    "GXFP Figs. 4-5: value and NashConv vs iterations for CFR, XFP, GXFP on "
+    "the raise variant; perturbed XFP vs GXFP; on each update schedule; "
+    "CFR-start ablations; integer vs float counting; cost per iteration "
+    "timed alone",
+    games=[(vnm_game(hands, "raise"),)
+           for hands in settings.CONVERGENCE_HANDS],
+    iterations=settings.CONVERGENCE_ITERATIONS,
+    runs=settings.CONVERGENCE_SEEDS,
     summarize=functools.partial(summarize_convergence,
-                                timer=time_main_solvers, **_ON),
+                                timer=time_main_solvers),
     cost="quick: about 30 s; paper: 18 minutes with --workers=1 (2 busy "
          "cores)",
-    claims=(
-        *(claim for variant in SCHEDULE_VARIANTS
-          for claim in _schedule_claims(variant)),
+    choices=settings.CONVERGENCE_CHOICES,
+    roles=SCHEDULE_ROLES, claims=SCHEDULE_CLAIMS,
+    ablations=(HEAVY_START, UNIFORM_START, INTEGER),
+    ablation_claims=(
         ClaimSpec(PAPER, "All three converge much more quickly with "
                   "alternating updates (section 6)", "qualitative",
                   functools.partial(measures.alternating_faster,
@@ -103,6 +91,4 @@ GXFP_CONVERGENCE = Experiment(
                   "integer and float GXFP must agree, which does not test "
                   "the round-off claim", "qualitative", functools.partial(
                       measures.integer_counting, variant=INTEGER, **_ON),
-                  measures.consistency_verdict, measures.FINAL_VALUES)),
-    choices=settings.CONVERGENCE_CHOICES,
-    variants=VARIANTS)
+                  measures.consistency_verdict, measures.FINAL_VALUES)))

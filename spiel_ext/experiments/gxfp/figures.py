@@ -5,18 +5,23 @@ Tim P. Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm",
 values vs hand), Figs. 2-3 (raise variant, strategies vs hand), Figs. 4-5
 (value and NashConv vs iterations), each on both update schedules. The
 numbers come from :mod:`.measures_asymmetric`, :mod:`.measures_raise` and
-:mod:`.measures_convergence`; the ``summarize_*`` functions take the run's
-results, settings and folder, and the labels.
+:mod:`.measures_convergence`. :func:`summarize_hands` draws Figs. 1-3
+(:data:`ASYMMETRIC`, :data:`RAISE`: what each draws and tabulates),
+:func:`summarize_convergence` Figs. 4-5; both take the run's results,
+settings and folder, and the labels.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
+from spiel_ext.analysis.claims import Artefact
 from spiel_ext.eval import vnm
 from spiel_ext.experiments.declaration import Settings
 from spiel_ext.experiments.gxfp import measures_asymmetric as asymmetric
@@ -89,38 +94,6 @@ def _asymmetric_figure(game: str, snapshots: dict[str, list[np.ndarray]],
       "(Schulze, Fig. 1)")
 
 
-def summarize_asymmetric(frame: pd.DataFrame, settings: Settings,
-                         folder: Path, *, labels: GXFPLabels) -> Outputs:
-  """Fig. 1 per N and schedule, NashConv vs iterations, the thresholds
-  table.
-
-  Args:
-    frame: the run's results.
-    settings: the settings it ran with.
-    folder: the run folder.
-    labels: the algorithm labels by schedule and role.
-
-  Returns:
-    (figures, tables) written.
-  """
-  figures = []
-  for game in settings.games:
-    snapshots = final_snapshots(settings, folder, game)
-    for schedule in labels.schedules:
-      figures += _asymmetric_figure(game, snapshots, schedule, labels, folder)
-  figures += _nash_conv_figure(frame, folder,
-                               labels.ordered(asymmetric.roles(labels)),
-                               labels)
-  tables = write_table(
-      asymmetric.threshold_table(settings, folder, labels),
-      asymmetric.THRESHOLDS.path(folder),
-      caption="Measured thresholds vs the continuous solution (a = 1/9, "
-      "b = 7/9, c = 5/9), mean over seeds; P2 hands mixing: share of player "
-      "2's hands at least 2/N from c whose call probability is in "
-      f"({MIXED[0]:g}, {MIXED[1]:g})")
-  return figures, tables
-
-
 # -------------------------------------------------------- Figures 2-3
 _SEQUENCE_COLORS = {
     "check-fold": "tab:purple", "check-call": "tab:green",
@@ -172,57 +145,101 @@ def _raise_panels(game: str, runs: dict[str, tuple[np.ndarray, dict]]
   return rows
 
 
-def summarize_raise(frame: pd.DataFrame, settings: Settings, folder: Path,
-                    *, labels: GXFPLabels) -> Outputs:
-  """Figs. 2 and 3 per schedule, NashConv vs iterations, the fit table.
+def _raise_figures(game: str, snapshots: dict[str, list[np.ndarray]],
+                   schedule: str, labels: GXFPLabels,
+                   folder: Path) -> list[Path]:
+  """Figs. 2 and 3 of one game and schedule (those whose runs it holds)."""
+  hands = hands_of(game)
+  roles = labels.role_labels(schedule, raise_variant.roles(labels))
+  figures = []
+  if roles["GXFP"] in snapshots:
+    figures += curves_figure(
+        _raise_panels(game, {"GXFP": (snapshots[roles["GXFP"]][0], {})}),
+        folder / "figures" / f"fig2_gxfp_N{hands}_{schedule}",
+        legend_outside=True,
+        title=f"Raise variant, N = {hands}, {schedule} updates: "
+        "unperturbed GXFP, first seed\n(Schulze, Fig. 2)")
+  runs = {role: (snapshots[roles[role]][0], style)
+          for role, style in (
+              (labels.xfp_eps, {}), (labels.gxfp_eps, {"linestyle": "--"}),
+              ("GXFP", {"alpha": 0.35, "linewidth": 0.8}))
+          if roles[role] in snapshots}
+  if runs:
+    figures += curves_figure(
+        _raise_panels(game, runs),
+        folder / "figures" / f"fig3_perturbed_N{hands}_{schedule}",
+        legend_outside=True,
+        title=f"Raise variant, N = {hands}, {schedule} updates: "
+        f"perturbed XFP and GXFP (eps = {labels.epsilon:g}),\nunperturbed "
+        "GXFP faint; first seed (Schulze, Fig. 3)")
+  return figures
+
+
+# ------------------------------------------- Figures 1-3 and their tables
+@dataclasses.dataclass(frozen=True)
+class HandFigures:
+  """A figure of strategies against hand strength, drawn per game and
+  schedule, with its table.
+
+  Attributes:
+    draw: (game, its final strategies by algorithm, schedule, labels, run
+      folder) -> the figures written.
+    roles: the labels -> the roles the figure draws.
+    table: (settings, run folder, labels) -> the table's rows.
+    evidence: the table's artefact.
+    caption: the table's caption.
+  """
+  draw: Callable[[str, dict[str, list[np.ndarray]], str, GXFPLabels, Path],
+                 list[Path]]
+  roles: Callable[[GXFPLabels], Sequence[str]]
+  table: Callable[[Settings, Path, GXFPLabels], pd.DataFrame]
+  evidence: Artefact
+  caption: str
+
+
+ASYMMETRIC = HandFigures(
+    _asymmetric_figure, asymmetric.roles, asymmetric.threshold_table,
+    asymmetric.THRESHOLDS,
+    caption="Measured thresholds vs the continuous solution (a = 1/9, "
+    "b = 7/9, c = 5/9), mean over seeds; P2 hands mixing: share of player "
+    "2's hands at least 2/N from c whose call probability is in "
+    f"({MIXED[0]:g}, {MIXED[1]:g})")
+RAISE = HandFigures(
+    _raise_figures, raise_variant.roles, raise_variant.raise_table,
+    raise_variant.THRESHOLDS,
+    caption="Fit to the continuous solution, mean over seeds: per panel "
+    "the largest sequence-mass error and (player 2) the share of hands "
+    "2/N or more from a threshold played as the continuum; hands mixing: "
+    f"share of (hand, panel) with no sequence >= {MIXED[1]:g} (player 1's "
+    "sequences as shares of the hand's play)")
+
+
+def summarize_hands(frame: pd.DataFrame, settings: Settings, folder: Path,
+                    *, labels: GXFPLabels, figures: HandFigures) -> Outputs:
+  """A figure against hand strength per game and schedule (Fig. 1,
+  :data:`ASYMMETRIC`; Figs. 2-3, :data:`RAISE`), NashConv vs iterations,
+  the figure's table.
 
   Args:
     frame: the run's results.
     settings: the settings it ran with.
     folder: the run folder.
     labels: the algorithm labels by schedule and role.
+    figures: what to draw and tabulate.
 
   Returns:
     (figures, tables) written.
   """
-  figures = []
+  written = []
   for game in settings.games:
-    hands = hands_of(game)
     snapshots = final_snapshots(settings, folder, game)
     for schedule in labels.schedules:
-      roles = labels.role_labels(schedule, raise_variant.roles(labels))
-      if roles["GXFP"] in snapshots:
-        figures += curves_figure(
-            _raise_panels(game, {"GXFP": (snapshots[roles["GXFP"]][0], {})}),
-            folder / "figures" / f"fig2_gxfp_N{hands}_{schedule}",
-            legend_outside=True,
-            title=f"Raise variant, N = {hands}, {schedule} updates: "
-            "unperturbed GXFP, first seed\n(Schulze, Fig. 2)")
-      runs = {role: (snapshots[roles[role]][0], style)
-              for role, style in (
-                  (labels.xfp_eps, {}), (labels.gxfp_eps, {"linestyle": "--"}),
-                  ("GXFP", {"alpha": 0.35, "linewidth": 0.8}))
-              if roles[role] in snapshots}
-      if runs:
-        figures += curves_figure(
-            _raise_panels(game, runs),
-            folder / "figures" / f"fig3_perturbed_N{hands}_{schedule}",
-            legend_outside=True,
-            title=f"Raise variant, N = {hands}, {schedule} updates: "
-            f"perturbed XFP and GXFP (eps = {labels.epsilon:g}),\nunperturbed "
-            "GXFP faint; first seed (Schulze, Fig. 3)")
-  figures += _nash_conv_figure(frame, folder,
-                               labels.ordered(raise_variant.roles(labels)),
-                               labels)
-  tables = write_table(
-      raise_variant.raise_table(settings, folder, labels),
-      raise_variant.THRESHOLDS.path(folder),
-      caption="Fit to the continuous solution, mean over seeds: per panel "
-      "the largest sequence-mass error and (player 2) the share of hands "
-      "2/N or more from a threshold played as the continuum; hands mixing: "
-      f"share of (hand, panel) with no sequence >= {MIXED[1]:g} (player 1's "
-      "sequences as shares of the hand's play)")
-  return figures, tables
+      written += figures.draw(game, snapshots, schedule, labels, folder)
+  written += _nash_conv_figure(frame, folder,
+                               labels.ordered(figures.roles(labels)), labels)
+  tables = write_table(figures.table(settings, folder, labels),
+                       figures.evidence.path(folder), caption=figures.caption)
+  return written, tables
 
 
 # -------------------------------------------------------- Figures 4-5

@@ -21,6 +21,7 @@ from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
 from spiel_ext.experiments.declaration import Settings
 from spiel_ext.experiments.gxfp.shared import (MIXED, GXFPLabels,
                                                final_snapshots, hands_of,
+                                               mean_final_measures,
                                                near_threshold, ran, sequences)
 from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.results.report import Variant
@@ -72,20 +73,14 @@ def threshold_table(settings: Settings, folder: Path,
   exact = {"a": solution.bluff_below, "b": solution.value_bet_above,
            "c": solution.call_above}
   records = []
-  for game in settings.games:
-    for algorithm, strategies in final_snapshots(settings, folder,
-                                                 game).items():
-      measured = pd.DataFrame([
-          asymmetric_thresholds(game, s, labels.eps_of(algorithm))
-          for s in strategies]).mean()
-      record = {"N": hands_of(game), "schedule": labels.schedule_of(algorithm),
-                "algorithm": algorithm, "seeds": len(strategies)}
-      for key, value in exact.items():
-        record[key] = measured[key]
-        record[f"|{key} error|"] = abs(measured[key] - value)
-      record["max error"] = max(record[f"|{k} error|"] for k in exact)
-      record["P2 hands mixing"] = measured["p2_mixed_share"]
-      records.append(record)
+  for record, measured in mean_final_measures(settings, folder, labels,
+                                              asymmetric_thresholds):
+    for key, value in exact.items():
+      record[key] = measured[key]
+      record[f"|{key} error|"] = abs(measured[key] - value)
+    record["max error"] = max(record[f"|{k} error|"] for k in exact)
+    record["P2 hands mixing"] = measured["p2_mixed_share"]
+    records.append(record)
   return pd.DataFrame(records)
 
 

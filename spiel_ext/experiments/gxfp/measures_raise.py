@@ -23,6 +23,7 @@ from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
 from spiel_ext.experiments.declaration import Settings
 from spiel_ext.experiments.gxfp.shared import (MIXED, GXFPLabels,
                                                final_snapshots, hands_of,
+                                               mean_final_measures,
                                                near_threshold, ran, sequences)
 from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.results.report import Variant
@@ -83,18 +84,9 @@ def raise_errors(game: str, strategy: np.ndarray,
 def raise_table(settings: Settings, folder: Path,
                 labels: GXFPLabels) -> pd.DataFrame:
   """Per game and algorithm, mean over seeds: :func:`raise_errors`."""
-  records = []
-  for game in settings.games:
-    for algorithm, strategies in final_snapshots(settings, folder,
-                                                 game).items():
-      measured = pd.DataFrame([
-          raise_errors(game, s, labels.eps_of(algorithm))
-          for s in strategies]).mean()
-      records.append({"N": hands_of(game),
-                      "schedule": labels.schedule_of(algorithm),
-                      "algorithm": algorithm, "seeds": len(strategies),
-                      **measured.to_dict()})
-  return pd.DataFrame(records)
+  return pd.DataFrame([{**record, **measured.to_dict()}
+                       for record, measured in mean_final_measures(
+                           settings, folder, labels, raise_errors)])
 
 
 def perturbed_gap(snapshots: dict[str, list[np.ndarray]], game: str,

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 import pyspiel
 
 from spiel_ext.eval import vnm
@@ -150,6 +151,34 @@ def final_snapshots(settings: Settings, folder: Path,
     {algorithm: [final strategy of each seed, in seed order]}.
   """
   return load_snapshots(settings, folder, FINAL, game)
+
+
+def mean_final_measures(
+    settings: Settings, folder: Path, labels: GXFPLabels,
+    measure: Callable[[str, np.ndarray, float], dict[str, float]]
+) -> Iterator[tuple[dict[str, Any], pd.Series]]:
+  """``measure`` of each game's and algorithm's final strategies, averaged
+  over its runs.
+
+  Args:
+    settings: the settings the run used.
+    folder: the run folder.
+    labels: the algorithm labels by schedule and role.
+    measure: (game, strategy, eps of its perturbed game) -> numbers.
+
+  Yields:
+    Per game and algorithm, in the order the snapshots load: the row's
+    keys (N, the schedule, the algorithm and its number of runs) and the
+    mean of ``measure`` over the runs.
+  """
+  for game in settings.games:
+    for algorithm, strategies in final_snapshots(settings, folder,
+                                                 game).items():
+      measured = pd.DataFrame([
+          measure(game, strategy, labels.eps_of(algorithm))
+          for strategy in strategies]).mean()
+      yield {"N": hands_of(game), "schedule": labels.schedule_of(algorithm),
+             "algorithm": algorithm, "seeds": len(strategies)}, measured
 
 
 def hands_of(game: str) -> int:
