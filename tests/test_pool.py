@@ -1,0 +1,153 @@
+"""Several experiments' units in one pool (``--experiment=all``): the same
+rows as each experiment run alone, resumable after kill -9, each unit's
+time recorded, progress weighed by measured cost."""
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from spiel_ext.engine import threads
+from spiel_ext.executors import local
+from spiel_ext.executors.progress import ProgressLines
+from spiel_ext.executors.units import WorkUnit
+from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION, costs
+from spiel_ext.results.store import load_results
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = str(ROOT / "run_experiments.py")
+# Two experiments that share a game and an algorithm label, made small.
+POOL = ["--experiment=quickstart,pref_cfr_kuhn_alpha", "--games=kuhn_poker",
+        "--algorithms=CFR", "--seeds=2", "--checkpoint_every=100"]
+
+
+def _run(*flags):
+  result = subprocess.run([sys.executable, RUNNER, "--quiet", *flags],
+                          capture_output=True, text=True, cwd=ROOT,
+                          timeout=600)
+  assert result.returncode == 0, result.stdout + result.stderr
+  return result
+
+
+def _rows(folder):
+  return load_results(folder).drop(columns="wall_time")
+
+
+def test_all_is_every_experiment_but_the_league():
+  assert set(REPRODUCTION) == set(EXPERIMENTS) - {"solver_league"}
+  assert REPRODUCTION[0] == "quickstart"
+
+
+@pytest.fixture(name="alone", scope="module")
+def _alone(tmp_path_factory):
+  """Each experiment of POOL run by itself, in one process."""
+  folder = tmp_path_factory.mktemp("alone")
+  for name in ("quickstart", "pref_cfr_kuhn_alpha"):
+    _run(f"--experiment={name}", *POOL[1:], "--iterations=400",
+         f"--output_dir={folder}")
+  return {name: _rows(folder / name)
+          for name in ("quickstart", "pref_cfr_kuhn_alpha")}
+
+
+def test_a_pool_gives_each_experiment_its_own_rows(tmp_path, alone):
+  result = _run(*POOL, "--iterations=400", "--workers=2",
+                f"--output_dir={tmp_path}")
+  for name, rows in alone.items():
+    pd.testing.assert_frame_equal(rows, _rows(tmp_path / name))
+    assert f"{name}: " in result.stdout and "evaluating" in result.stdout
+    session = json.loads((tmp_path / name / "manifest.json").read_text()
+                         )["sessions"][-1]
+    # Every unit recorded its time, and the share comes from it.
+    seconds = session["unit_seconds"]
+    assert seconds["units"] == len(list((tmp_path / name).glob(
+        "units/*/done.json")))
+    assert seconds["solver_seconds"] > 0 and seconds["evaluation_seconds"] > 0
+    for done in (tmp_path / name).glob("units/*/done.json"):
+      record = json.loads(done.read_text())
+      assert record["solver_seconds"] > 0 <= record["evaluation_seconds"]
+
+
+def test_kill_minus_nine_of_a_pool_then_resume(tmp_path, alone):
+  process = subprocess.Popen(
+      [sys.executable, RUNNER, "--quiet", *POOL, "--iterations=400",
+       "--workers=2", f"--output_dir={tmp_path}"], cwd=ROOT,
+      start_new_session=True, stdout=subprocess.DEVNULL,
+      stderr=subprocess.DEVNULL)
+  deadline = time.time() + 300
+  while time.time() < deadline and process.poll() is None:
+    if list(tmp_path.glob("*/units/*/checkpoint.npz")):
+      break
+    time.sleep(0.002)
+  killed = process.poll() is None
+  os.killpg(process.pid, signal.SIGKILL)
+  process.wait()
+  _run(*POOL, "--iterations=400", "--workers=2", f"--output_dir={tmp_path}",
+       "--resume")
+  assert killed, "the run ended before the kill"
+  for name, rows in alone.items():
+    resumed = _rows(tmp_path / name)
+    assert not resumed.duplicated().any()
+    pd.testing.assert_frame_equal(rows, resumed)
+
+
+def _unit(game, algorithm, experiment="quickstart", iterations=100):
+  return WorkUnit(experiment, game, algorithm, (), 0, iterations, (iterations,),
+                  ("nash_conv",), ())
+
+
+def test_measured_seconds_per_iteration_and_their_fallbacks(monkeypatch):
+  monkeypatch.setattr(costs, "SECONDS_PER_ITERATION", {
+      "quickstart": {"leduc_poker()|CFR": 2e-3},
+      "bufp_tables": {"kuhn_poker()|XFP": 5e-5}})
+  assert costs.seconds_per_iteration(_unit("leduc_poker()", "CFR")) == 2e-3
+  # The same game and algorithm measured in another experiment.
+  assert costs.seconds_per_iteration(_unit("kuhn_poker()", "XFP")) == 5e-5
+  assert (costs.seconds_per_iteration(_unit("kuhn_poker()", "CFR")) ==
+          costs.UNMEASURED_SECONDS_PER_ITERATION)
+
+
+def test_evaluation_share_is_read_from_the_units_time():
+  assert costs.evaluation_share({"solver_seconds": 3.0,
+                                 "evaluation_seconds": 1.0}) == 0.25
+  assert costs.evaluation_share({"solver_seconds": 0.0,
+                                 "evaluation_seconds": 0.0}) is None
+
+
+def test_progress_weighs_iterations_by_their_cost():
+  """Half the iterations but nine tenths of the work: 90%, not 50%."""
+  stream = io.StringIO()
+  lines = ProgressLines("pool", 200, stream, total_work=100.0)
+  lines.update(100, 90.0)
+  assert stream.getvalue().splitlines()[-1].startswith("pool: 90% ")
+  lines.update(99, 9.9)  # The sums' rounding leaves the last tenth...
+  assert "100%" not in stream.getvalue()
+  lines.update(1, 0.0999999)  # ...to the last iteration.
+  last = stream.getvalue().splitlines()[-1]
+  assert last.startswith("pool: 100% (200/200 iterations)")
+  assert "about 0 s left" in last
+
+
+class _Running:
+  def __init__(self, value):
+    self.value = value
+
+
+@pytest.mark.skipif(threads.max_threads() < 2, reason="one thread only")
+def test_a_worker_takes_the_idle_cores(monkeypatch):
+  before = threads.get_num_threads()
+  try:
+    monkeypatch.setattr(local, "_pool_state", (2, _Running(2)))
+    local._share_cores()  # pylint: disable=protected-access
+    assert threads.get_num_threads() == 1
+    monkeypatch.setattr(local, "_pool_state", (2, _Running(1)))
+    local._share_cores()  # pylint: disable=protected-access
+    assert threads.get_num_threads() == 2
+  finally:
+    threads.set_num_threads(before)
