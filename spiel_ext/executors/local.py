@@ -49,13 +49,17 @@ def _die_with_runner(runner_pid: int) -> None:
 _pool_state: tuple[int, Any] | None = None
 
 
-def _start_worker(runner_pid: int, cores: int, running: Any) -> None:
+def _start_worker(runner_pid: int, threads: int,
+                  running: Any = None) -> None:
   """Worker initializer: dies with the runner, and runs the engine's
-  passes on its share of the cores."""
+  passes on ``threads`` threads (its share of the cores); given the
+  runner's count of units ``running``, on its share among those units
+  before each checkpoint interval (:func:`_share_cores`)."""
   global _pool_state
   _die_with_runner(runner_pid)
-  _pool_state = (cores, running)
-  _share_cores()
+  engine_threads.set_num_threads(min(threads, engine_threads.max_threads()))
+  if running is not None:
+    _pool_state = (engine_threads.machine_cores(), running)
 
 
 def _share_cores() -> None:
@@ -186,7 +190,9 @@ class LocalExecutor:
         with concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context,
             initializer=_start_worker,
-            initargs=(runner_pid, engine_threads.machine_cores(), running)
+            initargs=(runner_pid,
+                      engine_threads.threads_per_worker(self.workers),
+                      running)
         ) as pool:
           futures = [pool.submit(_run_in_worker, job, output_dir,
                                  checkpoint_every, progress_queue, runner_pid)
