@@ -63,8 +63,14 @@ import numpy as np
 from spiel_ext.algorithms.checks import check_choice, check_int, check_real
 from spiel_ext.algorithms.contract import (SolverConfig, config_property,
                                            set_field)
+from spiel_ext.algorithms.model_kernels import (add_to_average_model,
+                                                average_model_game,
+                                                shift_utility,
+                                                utility_difference)
 from spiel_ext.algorithms.protocol import resolve_config
 from spiel_ext.engine import CHANCE, GameTree, GameView
+from spiel_ext.engine.model_passes import chance_reach_of
+from spiel_ext.engine.response_passes import both_best_responses
 
 BONUS_PLAYERS = ("zero_sum", "both")
 NORMALISATIONS = ("median", "none")
@@ -253,12 +259,8 @@ class InformationBonus:
     """
     if gain is None or self.eta == 0.0:
       return utility
-    bonus = self.eta * gain
-    if self.players == "zero_sum":
-      utility[self._terminals, 1] += bonus
-      utility[self._terminals, 0] -= bonus
-    else:
-      utility[self._terminals] += bonus[:, None]
+    shift_utility(utility, self._terminals, self.eta * gain,
+                  self.players == "zero_sum")
     return utility
 
   def apply(self, posterior, utility: np.ndarray) -> np.ndarray:
@@ -362,13 +364,13 @@ def chance_reach(rules: GameTree, chance_prob: np.ndarray) -> np.ndarray:
 
   Args:
     rules: the compiled tree.
-    chance_prob: [histories] chance edge probabilities.
+    chance_prob: [histories] chance edge probabilities (checked for shape
+      and type only).
 
   Returns:
     A new [histories] array.
   """
-  view = rules.with_model(chance_prob=chance_prob)
-  return view.reach(rules.uniform_policy())[:, -1]
+  return chance_reach_of(rules, chance_prob)
 
 
 class AverageModel:
@@ -404,11 +406,11 @@ class AverageModel:
       chance_prob: the draw's [histories] chance probabilities.
       utility: the draw's [histories, 2] utilities.
     """
-    reach = chance_reach(rules, chance_prob)
-    self._weight += reach
-    children = self._chance_children
-    self._chance[children] += reach[self._parents] * chance_prob[children]
-    self._utility += reach[:, None] * utility
+    add_to_average_model(
+        chance_reach(rules, chance_prob), self._chance_children,
+        self._parents, np.ascontiguousarray(chance_prob, dtype=np.float64),
+        np.ascontiguousarray(utility, dtype=np.float64), self._weight,
+        self._chance, self._utility)
 
   def game(self) -> tuple[np.ndarray, np.ndarray]:
     """(chance_prob, utility) of the average (uniform where a chance node
@@ -417,17 +419,9 @@ class AverageModel:
     Returns:
       (chance_prob [histories], utility [histories, 2]), new arrays.
     """
-    chance_prob = np.ones(len(self._weight))
-    children, parents = self._chance_children, self._parents
-    weight = self._weight[parents]
-    chance_prob[children] = np.where(
-        weight > 0, self._chance[children] / np.where(weight > 0, weight, 1),
-        self._default_chance[children])
-    terminal = self._weight > 0
-    utility = np.zeros_like(self._utility)
-    utility[terminal] = self._utility[terminal] / self._weight[terminal,
-                                                               None]
-    return chance_prob, utility
+    return average_model_game(self._weight, self._chance, self._utility,
+                              self._chance_children, self._parents,
+                              self._default_chance)
 
 
 EXPLORATIONS = ("default", "br_dirc", "best_response")
@@ -457,16 +451,16 @@ def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
   """
   if exploration == "default":
     reach = draw.reach(average)
-    target = rules.with_model(utility=(
-        reach[:, -1, None] * draw.utility -
-        chance_reach(rules, average_model[0])[:, None] * average_model[1]))
+    target = rules.with_model(utility=utility_difference(
+        np.ascontiguousarray(reach[:, -1]), draw.utility,
+        chance_reach(rules, average_model[0]), average_model[1]))
+    responses = [target.best_response(
+        average, player, terminal_others=reach[rules.terminals, 1 - player])
+                 for player in (0, 1)]
+  else:
+    responses = both_best_responses(draw, average)
   strategies = []
-  for player in (0, 1):
-    if exploration == "default":
-      _, best, _ = target.best_response(
-          average, player, terminal_others=reach[rules.terminals, 1 - player])
-    else:
-      _, best, _ = draw.best_response(average, player)
+  for player, (_, best, _) in zip((0, 1), responses):
     strategy = average.copy()
     rows = rules.player_rows[player]
     strategy[rows] = 0.0

@@ -31,6 +31,7 @@ from spiel_ext.algorithms.learner_parts import (NO_BONUS, NO_TERMINAL_BONUS,
                                                 NoTerminalBonus,
                                                 TerminalBonus)
 from spiel_ext.algorithms.posterior import ConjugatePosterior
+from spiel_ext.engine.response_passes import both_best_responses
 
 class PosteriorFSPLearner(EpisodeLearner):
   __doc__ = f"""Fictitious play with exact best responses on a posterior draw:
@@ -121,8 +122,8 @@ class PosteriorFSPLearner(EpisodeLearner):
     model = self.rules.with_model(chance_prob, utility)
     average = self.average_strategy()
     profile = np.zeros_like(average)
-    for player in (0, 1):
-      _, best, _ = model.best_response(average, player)
+    for player, (_, best, _) in zip((0, 1),
+                                    both_best_responses(model, average)):
       rows = self.rules.player_rows[player]
       profile[np.arange(rows.start, rows.stop), best[rows]] = 1.0
     return profile

@@ -28,18 +28,32 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from spiel_ext.algorithms.gamma_draws import gamma_draws
 from spiel_ext.engine import CHANCE, GameTree
 
 
 @numba.njit(cache=True)
-def _gamma_draws(seed: int, shapes: np.ndarray) -> np.ndarray:
-  """Gamma(shape, 1) draws from numba's generator seeded with ``seed``
-  (several times faster than numpy's Generator on many small shapes)."""
-  np.random.seed(seed)
-  out = np.empty(len(shapes))
-  for index in range(len(shapes)):
-    out[index] = np.random.gamma(shapes[index], 1.0)
-  return out
+def _posterior_draw(seed, chance_children, chance_counts, terminals, wins,
+                    losses):
+  """One posterior draw (:func:`~spiel_ext.algorithms.gamma_draws.
+  gamma_draws`, the numbers of numba's ``np.random.gamma`` seeded with
+  ``seed``): Gamma(count, 1) at each chance child, then Gamma(wins, 1) at
+  each terminal, then Gamma(losses, 1) at each terminal, in that order;
+  returns (the chance weights, each terminal's win probability
+  X / (X + Y))."""
+  num_children, num_terminals = chance_children.shape[0], terminals.shape[0]
+  shapes = np.empty(num_children + 2 * num_terminals)
+  for k in range(num_children):
+    shapes[k] = chance_counts[chance_children[k]]
+  for k in range(num_terminals):
+    shapes[num_children + k] = wins[terminals[k]]
+    shapes[num_children + num_terminals + k] = losses[terminals[k]]
+  draws = gamma_draws(seed, shapes)
+  win_probability = np.empty(num_terminals)
+  for k in range(num_terminals):
+    won = draws[num_children + k]
+    win_probability[k] = won / (won + draws[num_children + num_terminals + k])
+  return draws[:num_children], win_probability
 
 
 @numba.njit(cache=True)
@@ -63,6 +77,110 @@ def _fill_model(chance_children, chance_parent, chance_weights, terminals,
     if bonus:
       utility[z, 0] += terminal_bonus[k]
       utility[z, 1] += terminal_bonus[k]
+
+
+@numba.njit(cache=True)
+def _touched(paths, is_terminal, chance_child, parent, chance_parent):
+  """The terminals on ``paths`` and every chance child whose node has a
+  child on them, each in ascending order (what the episodes changed)."""
+  num_histories = is_terminal.shape[0]
+  terminal_seen = np.zeros(num_histories, dtype=np.bool_)
+  node_seen = np.zeros(num_histories, dtype=np.bool_)
+  for h in paths:
+    if is_terminal[h]:
+      terminal_seen[h] = True
+    if chance_child[h]:
+      node_seen[parent[h]] = True
+  terminals = np.flatnonzero(terminal_seen)
+  children = np.empty(chance_parent.shape[0], dtype=np.int64)
+  count = 0
+  for k in range(chance_parent.shape[0]):
+    if node_seen[chance_parent[k]]:
+      children[count] = k
+      count += 1
+  return terminals, children[:count]
+
+
+@numba.njit(cache=True)
+def _digamma_shift(x, arguments, partial, slot):
+  """Step one of :func:`digamma` for one value: the recurrence up to x >= 6
+  (its sum into partial[slot], the shifted x into arguments[slot])."""
+  result = 0.0
+  while x < 6.0:
+    result -= 1.0 / x
+    x += 1.0
+  arguments[slot] = x
+  partial[slot] = result
+
+
+@numba.njit(cache=True)
+def _digamma_finish(arguments, logs, partial, slot):
+  """Step two of :func:`digamma`: the asymptotic series at the shifted x
+  (its log computed by numpy, as :func:`digamma` computes it)."""
+  inverse = 1.0 / arguments[slot]
+  inverse2 = inverse * inverse
+  series = inverse2 * (1 / 12 - inverse2 * (1 / 120 - inverse2 * (
+      1 / 252 - inverse2 * (1 / 240 - inverse2 / 132))))
+  return partial[slot] + logs[slot] - 0.5 * inverse - series
+
+
+@numba.njit(cache=True)
+def _gain_arguments(alpha, beta, counts, totals):
+  """The arguments of every log the gains take (5 per terminal, 3 per
+  chance child; see :func:`_gains`), and the recurrences' sums."""
+  size = 5 * alpha.shape[0] + 3 * counts.shape[0]
+  arguments = np.empty(size)
+  partial = np.zeros(size)
+  for k in range(alpha.shape[0]):
+    total = alpha[k] + beta[k]
+    arguments[5 * k] = total / alpha[k]
+    arguments[5 * k + 1] = total / beta[k]
+    _digamma_shift(alpha[k] + 1.0, arguments, partial, 5 * k + 2)
+    _digamma_shift(beta[k] + 1.0, arguments, partial, 5 * k + 3)
+    _digamma_shift(total + 1.0, arguments, partial, 5 * k + 4)
+  start = 5 * alpha.shape[0]
+  for j in range(counts.shape[0]):
+    slot = start + 3 * j
+    arguments[slot] = totals[j] / counts[j]
+    _digamma_shift(counts[j] + 1.0, arguments, partial, slot + 1)
+    _digamma_shift(totals[j] + 1.0, arguments, partial, slot + 2)
+  return arguments, partial
+
+
+@numba.njit(cache=True)
+def _gains(alpha, beta, num_children, arguments, logs, partial):
+  """The terminals' expected Beta KL and the chance children's Dirichlet
+  KL, with the arithmetic of :func:`beta_kl_after_one` and
+  :func:`dirichlet_kl_after_one`."""
+  terminal_gain = np.empty(alpha.shape[0])
+  for k in range(alpha.shape[0]):
+    win = alpha[k] / (alpha[k] + beta[k])
+    total_digamma = _digamma_finish(arguments, logs, partial, 5 * k + 4)
+    kl_win = (logs[5 * k] + _digamma_finish(arguments, logs, partial,
+                                            5 * k + 2)) - total_digamma
+    kl_loss = (logs[5 * k + 1] + _digamma_finish(arguments, logs, partial,
+                                                 5 * k + 3)) - total_digamma
+    terminal_gain[k] = win * kl_win + (1.0 - win) * kl_loss
+  child_gain = np.empty(num_children)
+  start = 5 * alpha.shape[0]
+  for j in range(num_children):
+    slot = start + 3 * j
+    child_gain[j] = (logs[slot] + _digamma_finish(
+        arguments, logs, partial, slot + 1)) - _digamma_finish(
+            arguments, logs, partial, slot + 2)
+  return terminal_gain, child_gain
+
+
+@numba.njit(cache=True)
+def _node_totals(parents, counts, num_histories):
+  """Each count's node total (the counts summed per parent, in order)."""
+  sums = np.zeros(num_histories)
+  for k in range(parents.shape[0]):
+    sums[parents[k]] += counts[k]
+  totals = np.empty(parents.shape[0])
+  for k in range(parents.shape[0]):
+    totals[k] = sums[parents[k]]
+  return totals
 
 
 def digamma(x: np.ndarray) -> np.ndarray:
@@ -281,14 +399,10 @@ class ConjugatePosterior:
     Raises:
       ValueError: as :meth:`mean_game`.
     """
-    children, terminals = self._chance_children, self.tree.terminals
-    shapes = np.concatenate([self.chance_counts[children],
-                             self.wins[terminals], self.losses[terminals]])
-    gammas = _gamma_draws(int(rng.integers(2**32)), shapes)
-    wins = gammas[len(children):len(children) + len(terminals)]
-    losses = gammas[len(children) + len(terminals):]
-    return self._game(gammas[:len(children)], wins / (wins + losses),
-                      terminal_bonus)
+    weights, win_probability = _posterior_draw(
+        int(rng.integers(2**32)), self._chance_children, self.chance_counts,
+        self.tree.terminals, self.wins, self.losses)
+    return self._game(weights, win_probability, terminal_bonus)
 
   # ---------------------------------------------------- information gain
   def information_gain(self) -> np.ndarray:
@@ -301,28 +415,30 @@ class ConjugatePosterior:
     Returns:
       The [histories] array of gains, kept by the posterior.
     """
+    tree = self.tree
     if self._gain is None:
-      self._gain = np.zeros(self.tree.num_histories)
-      self._update_gain(self.tree.terminals, self._chance_children)
+      self._gain = np.zeros(tree.num_histories)
+      self._update_gain(tree.terminals, self._chance_children)
     elif self._changed:
-      touched = np.unique(np.concatenate(self._changed))
-      terminals = touched[self.tree.is_terminal[touched]]
-      parents = np.unique(self.tree.parent[touched[self._chance_child[
-          touched]]])
-      children = self._chance_children[np.isin(self._chance_parent, parents)]
-      self._update_gain(terminals, children)
+      terminals, children = _touched(
+          np.concatenate(self._changed), tree.is_terminal,
+          self._chance_child, tree.parent, self._chance_parent)
+      self._update_gain(terminals, self._chance_children[children])
     self._changed = []
     return self._gain
 
   def _update_gain(self, terminals: np.ndarray, children: np.ndarray) -> None:
+    """Recomputes the gain at ``terminals`` and the chance ``children``
+    (all children of each of their nodes): the kernels' arithmetic is
+    :func:`beta_kl_after_one`'s and :func:`dirichlet_kl_after_one`'s, the
+    logs numpy's (one call)."""
+    parents = self.tree.parent[children]
+    counts = self.chance_counts[children]
     alpha, beta = self.wins[terminals], self.losses[terminals]
-    win = alpha / (alpha + beta)
-    self._gain[terminals] = (
-        win * beta_kl_after_one(alpha, beta, True) +
-        (1.0 - win) * beta_kl_after_one(alpha, beta, False))
-    if len(children):
-      counts = self.chance_counts[children]
-      totals = np.bincount(self.tree.parent[children], weights=counts,
-                           minlength=self.tree.num_histories)[
-                               self.tree.parent[children]]
-      self._gain[children] = dirichlet_kl_after_one(counts, totals)
+    arguments, partial = _gain_arguments(
+        alpha, beta, counts,
+        _node_totals(parents, counts, self.tree.num_histories))
+    terminal_gain, child_gain = _gains(alpha, beta, len(children), arguments,
+                                       np.log(arguments), partial)
+    self._gain[terminals] = terminal_gain
+    self._gain[children] = child_gain

@@ -17,11 +17,13 @@ from spiel_ext.engine import best_response as kernels
 from spiel_ext.engine import passes
 from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
                                      policy_array)
+from spiel_ext.engine.model_passes import forward_both_others
 from spiel_ext.engine.regret_passes import (edge_weights, forward_others,
                                             values_of_weights)
 
 __all__ = ["BestResponseDetails", "best_response", "best_response_actions",
-           "best_response_details", "weighted_best_response"]
+           "best_response_details", "both_best_responses",
+           "weighted_best_response"]
 
 
 def best_response(
@@ -73,6 +75,42 @@ def best_response(
       tree.terminals, tree.infoset, view.utility, others, player,
       *tree.best_response_schedules[player], tree.infoset_legal,
       tree.infoset_num_actions, float(min_action_prob))
+
+
+def both_best_responses(view: ViewLike, policy: np.ndarray
+                        ) -> list[tuple[float, np.ndarray, np.ndarray]]:
+  """Each player's best response to the other's part of ``policy`` in a
+  two-player game, both from one forward pass.
+
+  The others' reaches of both players come from one sweep
+  (:func:`~spiel_ext.engine.model_passes.forward_both_others`), each
+  multiplied as :func:`best_response`'s own pass multiplies it, so each
+  result has the bits of ``best_response(view, policy, player)``.
+
+  Args:
+    view: the game (two players).
+    policy: the profile.
+
+  Returns:
+    [player 0's, player 1's] (value, best_action, action_values), as
+    :func:`best_response` returns them.
+
+  Raises:
+    ValueError: the game does not have two players, or ``policy`` is not
+      a policy of its tree.
+  """
+  tree = view.tree
+  if tree.num_players != 2:
+    raise ValueError(f"both_best_responses needs a two-player game; "
+                     f"{tree.game_string} has {tree.num_players} players.")
+  others = forward_both_others(
+      tree.parent, tree.parent_slot, tree.edge_policy_index,
+      view.chance_prob, policy_array(tree, policy))[tree.terminals]
+  return [kernels.best_response(
+      tree.terminals, tree.infoset, view.utility,
+      np.ascontiguousarray(others[:, player]), player,
+      *tree.best_response_schedules[player], tree.infoset_legal,
+      tree.infoset_num_actions, 0.0) for player in (0, 1)]
 
 
 def weighted_best_response(

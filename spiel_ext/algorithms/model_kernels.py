@@ -1,0 +1,127 @@
+"""Numba kernels of the model-based learners' exploration: the information
+bonus shifted into a model game's utilities (Qiu, Wang, Ma, Wen, Zhang,
+"Combining Counterfactual Regret Minimization with Information Gain to
+Solve Extensive Games with Unknown Environments", 2021) and the running
+sums of the average model of posterior-sampling CFR (Zhou, Li, Zhu,
+"Posterior Sampling for Multi-Agent Reinforcement Learning: Solving
+Extensive Games with Imperfect Information", ICLR 2020).
+
+Each kernel does, element by element, the arithmetic the numpy
+expressions it replaced did (one rounding per operation, in the same
+order), so its results have their bits; it saves their temporaries and
+fancy indexing. The tree traversals they need are the engine's
+(:mod:`spiel_ext.engine.model_passes`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["add_to_average_model", "average_model_game", "shift_utility",
+           "utility_difference"]
+
+
+@numba.njit(cache=True)
+def shift_utility(utility, terminals, bonus, zero_sum):
+  """Adds bonus[k] at terminal z_k to ``utility`` [histories, 2] in place:
+  to player 1's and minus to player 0's (``zero_sum``), else to both
+  players'.
+
+  Args:
+    utility: [histories, 2] float64 utilities, changed in place.
+    terminals: [terminals] the terminal histories.
+    bonus: [terminals] the bonus at each (eta times the gain).
+    zero_sum: True for the zero-sum shift toward player 1.
+  """
+  for k in range(terminals.shape[0]):
+    z = terminals[k]
+    if zero_sum:
+      utility[z, 1] += bonus[k]
+      utility[z, 0] -= bonus[k]
+    else:
+      utility[z, 0] += bonus[k]
+      utility[z, 1] += bonus[k]
+
+
+@numba.njit(cache=True)
+def add_to_average_model(reach, chance_children, parents, chance_prob,
+                         utility, weight_sum, chance_sum, utility_sum):
+  """One draw into the sums: weight += c, chance[h.a] += c(h) p(h.a) at
+  the chance children, utility += c u (c the draw's chance reach).
+
+  Args:
+    reach: [histories] the draw's chance reach c.
+    chance_children: [children] the histories below chance nodes.
+    parents: [children] each one's chance node.
+    chance_prob: [histories] the draw's chance probabilities p.
+    utility: [histories, 2] the draw's utilities u.
+    weight_sum: [histories] sum of c, changed in place.
+    chance_sum: [histories] sum of c(h) p(h.a), changed in place.
+    utility_sum: [histories, 2] sum of c u, changed in place.
+  """
+  for h in range(reach.shape[0]):
+    weight_sum[h] += reach[h]
+  for k in range(chance_children.shape[0]):
+    child = chance_children[k]
+    chance_sum[child] += reach[parents[k]] * chance_prob[child]
+  for h in range(reach.shape[0]):
+    for j in range(utility.shape[1]):
+      utility_sum[h, j] += reach[h] * utility[h, j]
+
+
+@numba.njit(cache=True)
+def average_model_game(weight_sum, chance_sum, utility_sum, chance_children,
+                       parents, default_chance):
+  """(chance_prob, utility) of the sums: chance_sum / weight_sum at the
+  chance children (``default_chance`` where the node's weight is 0),
+  utility_sum / weight_sum where the weight is > 0 (0 elsewhere).
+
+  Args:
+    weight_sum, chance_sum, utility_sum: the sums
+      (:func:`add_to_average_model`).
+    chance_children, parents: as for :func:`add_to_average_model`.
+    default_chance: [histories] the chance probabilities of a node never
+      weighted.
+
+  Returns:
+    (chance_prob [histories], utility [histories, 2]), new arrays.
+  """
+  chance_prob = np.ones(weight_sum.shape[0])
+  for k in range(chance_children.shape[0]):
+    child = chance_children[k]
+    weight = weight_sum[parents[k]]
+    if weight > 0:
+      chance_prob[child] = chance_sum[child] / weight
+    else:
+      chance_prob[child] = default_chance[child]
+  utility = np.zeros(utility_sum.shape)
+  for h in range(weight_sum.shape[0]):
+    if weight_sum[h] > 0:
+      for j in range(utility_sum.shape[1]):
+        utility[h, j] = utility_sum[h, j] / weight_sum[h]
+  return chance_prob, utility
+
+
+@numba.njit(cache=True)
+def utility_difference(draw_reach, draw_utility, average_reach,
+                       average_utility):
+  """c_draw(h) u_draw(h) - c_avg(h) u_avg(h) for every history and
+  player (the exploration target of posterior-sampling CFR's
+  "default").
+
+  Args:
+    draw_reach: [histories] the draw's chance reach c_draw.
+    draw_utility: [histories, players] its utilities u_draw.
+    average_reach: [histories] the average model's chance reach c_avg.
+    average_utility: [histories, players] its utilities u_avg.
+
+  Returns:
+    A new [histories, players] array.
+  """
+  target = np.empty(draw_utility.shape)
+  for h in range(draw_utility.shape[0]):
+    for j in range(draw_utility.shape[1]):
+      target[h, j] = (draw_reach[h] * draw_utility[h, j] -
+                      average_reach[h] * average_utility[h, j])
+  return target
