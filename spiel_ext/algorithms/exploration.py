@@ -64,7 +64,7 @@ from spiel_ext.algorithms.checks import check_choice, check_int, check_real
 from spiel_ext.algorithms.contract import (SolverConfig, config_property,
                                            set_field)
 from spiel_ext.algorithms.model_kernels import (add_to_average_model,
-                                                average_model_game,
+                                                average_model_game, median,
                                                 shift_utility,
                                                 utility_difference)
 from spiel_ext.algorithms.protocol import resolve_config
@@ -241,7 +241,8 @@ class InformationBonus:
       return None
     if self.normalisation == "none":
       return raw
-    self._medians.append(float(np.median(raw)))
+    self._medians.append(float(median(raw) if raw.dtype == np.float64
+                               else np.median(raw)))
     scale = float(np.mean(self._medians))
     return raw / scale if scale > 0 else raw
 

@@ -18,8 +18,23 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["add_to_average_model", "average_model_game", "shift_utility",
-           "utility_difference"]
+__all__ = ["add_to_average_model", "average_model_game", "median",
+           "shift_utility", "utility_difference"]
+
+
+@numba.njit(cache=True)
+def median(values):
+  """``np.median`` of a float64 vector, by numba's selection (the same
+  middle values, and for an even length their mean (a + b) / 2 as
+  numpy's).
+
+  Args:
+    values: [n] float64 values, n >= 1, none NaN.
+
+  Returns:
+    The median.
+  """
+  return np.median(values)
 
 
 @numba.njit(cache=True)
