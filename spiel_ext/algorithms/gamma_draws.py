@@ -8,11 +8,12 @@ that every uniform draw reads and writes through a call; the Gamma
 variates are CPython's ``random.gammavariate`` (Cheng, "The Generation of
 Gamma Variables with Non-Integral Shape Parameter", Applied Statistics,
 1977, for shape > 1; -log(1 - U) for shape 1; algorithm GS of Kennedy,
-Gentle, "Statistical Computing", 1980, for shape < 1). :func:`gamma_draws` runs the same generator
-(seeded as ``numba_rnd_init`` seeds it: Knuth's initialisation of the
-reference implementation) on a local state, the uniforms made a block of
-624 words at a time, and the same Gamma algorithms with the same
-operations, so it returns the same numbers from the same seed.
+Gentle, "Statistical Computing", 1980, for shape < 1). :func:`gamma_draws`
+runs the same generator (seeded as ``numba_rnd_init`` seeds it: Knuth's
+initialisation of the reference implementation) on a local state, the
+uniforms made a block of 624 words at a time, and the same Gamma
+algorithms with the same operations, so it returns the same numbers from
+the same seed.
 """
 
 from __future__ import annotations
