@@ -169,6 +169,24 @@ def exploitability(game, policy: PolicyLike,
     ValueError: the game is not zero-sum or constant-sum, or as
       :func:`nash_conv`.
   """
+  return exploitability_and_nash_conv(game, policy, min_action_prob)[0]
+
+
+def exploitability_and_nash_conv(
+    game, policy: PolicyLike,
+    min_action_prob: float = 0.0) -> tuple[float, float]:
+  """The exploitability and the NashConv it divides, from one NashConv.
+
+  Args:
+    game, policy, min_action_prob: as :func:`best_response_values`.
+
+  Returns:
+    (NashConv / num_players, NashConv): the values :func:`exploitability`
+    and :func:`nash_conv` return.
+
+  Raises:
+    ValueError: as :func:`exploitability`.
+  """
   tree = compile_game(game)
   utility = tree.game.get_type().utility
   if utility not in _CONSTANT_SUM:
@@ -176,8 +194,8 @@ def exploitability(game, policy: PolicyLike,
         f"exploitability is defined for zero-sum and constant-sum games "
         f"only (as OpenSpiel's); {tree.game_string} has {utility.name} "
         "utility. Use nash_conv, which is defined for any game.")
-  return nash_conv(tree, policy, min_action_prob=min_action_prob) / (
-      tree.num_players)
+  total = nash_conv(tree, policy, min_action_prob=min_action_prob)
+  return total / tree.num_players, total
 
 
 def _check_seat(tree: GameTree, seat: object) -> int:

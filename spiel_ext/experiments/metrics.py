@@ -13,6 +13,7 @@ import re
 from typing import Any, Callable
 
 from spiel_ext import eval as se
+from spiel_ext.eval.metrics import exploitability_and_nash_conv
 
 
 def nash_conv(game: str, policy: Any) -> float:
@@ -31,9 +32,12 @@ def value_player_0(game: str, policy: Any) -> float:
   return float(se.expected_values(game, policy)[0])
 
 
-def exploitability(game: str, policy: Any) -> float:
-  """NashConv / players (the ``exploitability`` metric)."""
-  return se.exploitability(game, policy)
+def exploitability(game: str, policy: Any) -> dict[str, float]:
+  """NashConv / players (the ``exploitability`` metric) with the NashConv
+  it divides, from one NashConv (the platform records whichever of the two
+  a unit asked for)."""
+  value, total = exploitability_and_nash_conv(game, policy)
+  return {"exploitability": value, "nash_conv": total}
 
 
 def sequential_gap(game: str, policy: Any) -> dict[str, float]:
