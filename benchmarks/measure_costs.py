@@ -52,6 +52,8 @@ _OUTPUT_DIR = flags.DEFINE_string("output_dir", "/tmp/spiel_ext_costs",
 _FROM_EXISTING = flags.DEFINE_bool(
     "from_existing", False, "read a finished run in --output_dir instead of "
     "running one")
+_NOTE = flags.DEFINE_string("note", "", "a remark on the measurement, kept "
+                            "with the machine (e.g. that the host was busy)")
 _DRY_RUN = flags.DEFINE_bool("dry_run", False, "print the table instead of "
                              "writing it")
 
@@ -166,7 +168,8 @@ def main(argv):
         pooled, workers=workers, wall_seconds=wall,
         evaluation_share=pooled["evaluation_seconds"] / spent)
   print(f"wall time of the pool: {wall:.1f} s with --workers={workers}")
-  table = _write(experiment_seconds, seconds_per_iteration, _machine())
+  machine = _machine() + (f"; {_NOTE.value}" if _NOTE.value else "")
+  table = _write(experiment_seconds, seconds_per_iteration, machine)
   if _DRY_RUN.value:
     print(table)
   else:

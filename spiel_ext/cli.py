@@ -141,10 +141,10 @@ define_flags(FLAGS)
 def _catalogue() -> str:
   """The experiments and algorithm labels, for --help and --list."""
   from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.costs import cost_line  # pylint: disable=g-import-not-at-top
+  from spiel_ext.experiments.costs import cost_line, measured_on  # pylint: disable=g-import-not-at-top
   from spiel_ext.experiments.solvers import ALGORITHMS  # pylint: disable=g-import-not-at-top
   width = max(len(name) for name in EXPERIMENTS)
-  lines = ["Experiments (--experiment), with their measured cost:"]
+  lines = [f"Experiments (--experiment), with their cost ({measured_on()}):"]
   for name, experiment in EXPERIMENTS.items():
     lines.append(f"  {name:<{width}}  {experiment.description}")
     lines.append(f"  {'':<{width}}  cost: {cost_line(name)}")
@@ -164,7 +164,7 @@ def _catalogue() -> str:
       line = " "
     line += piece
   lines.append(line)
-  return "\n".join(lines).replace("%", "%%") + "\n"
+  return "\n".join(lines) + "\n"
 
 
 # The name errors start with: the script's, or the console command's.
@@ -335,7 +335,9 @@ def entry_point(program: str = "spiel-ext") -> None:
   global _program
   _program = program
   main_module = sys.modules["__main__"]
-  main_module.__doc__ = (__doc__ or "") + "\n" + _catalogue()
+  # absl formats the docstring with %: a literal % is written %%.
+  main_module.__doc__ = ((__doc__ or "") + "\n" +
+                         _catalogue().replace("%", "%%"))
   warnings.formatwarning = _one_line_warning
   logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                       format="%(levelname)s: %(message)s")

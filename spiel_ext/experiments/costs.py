@@ -99,12 +99,14 @@ def evaluation_share(seconds: dict[str, float]) -> float | None:
 
 
 def cost_line(name: str) -> str:
-  """What ``--list`` says an experiment costs: its measured wall time and
-  evaluation share at each scale, and the machine and workers they were
-  measured with.
+  """What ``--list`` says an experiment costs at each scale, as measured
+  (see :func:`measured_on`): for ``all``, the pool's wall time; for one
+  experiment measured in a pool, its units' seconds of work (wall time
+  with W workers is about that over W, plus compiling and drawing); and
+  the share spent evaluating.
 
   Args:
-    name: the experiment.
+    name: the experiment, or "all".
 
   Returns:
     One line (no newline).
@@ -112,14 +114,27 @@ def cost_line(name: str) -> str:
   measured = EXPERIMENT_SECONDS.get(name, {})
   parts = []
   for scale in ("quick", "paper"):
-    if scale in measured:
-      entry = measured[scale]
-      parts.append(f"{scale}: {_minutes(entry['wall_seconds'])} with "
-                   f"--workers={entry['workers']} "
-                   f"({entry['evaluation_share']:.0%} evaluating)")
-    else:
+    entry = measured.get(scale)
+    if entry is None:
       parts.append(f"{scale}: not measured")
-  return "; ".join(parts) + (f" [{MACHINE}]" if measured else "")
+      continue
+    spent = (f"{_minutes(entry['wall_seconds'])} with "
+             f"--workers={entry['workers']}" if name == "all" else
+             _minutes(entry["solver_seconds"] + entry["evaluation_seconds"])
+             + " of work")
+    parts.append(f"{scale}: {spent} ({entry['evaluation_share']:.0%} "
+                 "evaluating)")
+  return "; ".join(parts)
+
+
+def measured_on() -> str:
+  """Where and when the costs were measured.
+
+  Returns:
+    The measured table's date and machine ("measured <date> on ..."),
+    or "not measured".
+  """
+  return MACHINE or "not measured"
 
 
 def _minutes(seconds: float) -> str:
