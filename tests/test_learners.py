@@ -22,6 +22,7 @@ import pytest
 import spiel_ext  # pylint: disable=unused-import
 from _enumeration import (combined, expected_utility, player_rows,
                           pure_strategy_values)
+from conftest import random_strategy
 from spiel_ext import eval as se
 from spiel_ext.algorithms import CFRSolver
 from spiel_ext.algorithms.learners import (EpisodeLearner, FSPLearner,
@@ -425,6 +426,37 @@ def test_a_state_of_another_format_learner_or_config_is_refused():
   with pytest.raises(ValueError, match="checkpoint is from NaiveCFRLearner, "
                      "not VCFRLearner"):
     VCFRLearner.from_state_dict(state)
+
+
+def test_a_state_of_the_old_draw_stream_is_refused_with_a_reason():
+  game = true_game_string("kuhn_poker", 1)
+  for learner in (NaiveCFRLearner(game, seed=1),
+                  VCFRLearner(game, seed=1)):
+    learner.evaluate_and_update_policy()
+    state = learner.state_dict()
+    assert state["stream_version"] == 2
+    old = dict(state)
+    del old["stream_version"]  # Written before the version existed.
+    with pytest.raises(ValueError, match="random stream is version 1, not 2"):
+      type(learner)(game, seed=1).load_state_dict(old)
+  # A learner that draws nothing from the posterior kept its stream.
+  mean = NaiveCFRLearner(game, model="mean", seed=1)
+  mean.evaluate_and_update_policy()
+  state = mean.state_dict()
+  assert state["stream_version"] == 1
+  del state["stream_version"]
+  NaiveCFRLearner(game, model="mean", seed=1).load_state_dict(state)
+
+
+def test_a_vouched_for_episode_is_the_checked_episode():
+  environment = environment_of(true_game_string("leduc_poker", 1))
+  strategy = random_strategy(environment.rules, np.random.default_rng(4))
+  checked, vouched = np.random.default_rng(9), np.random.default_rng(9)
+  for _ in range(200):
+    one = environment.play_episode(strategy, checked)
+    other = environment.play_vouched_episode(strategy, vouched)
+    assert (one.histories, one.reward) == (other.histories, other.reward)
+  assert environment.episodes == 400
 
 
 class _OldPickle:

@@ -182,3 +182,68 @@ def test_the_average_model_kernels_are_the_numpy_sums():
       model_kernels.utility_difference(reach, utility, other_reach,
                                        other_utility),
       reach[:, None] * utility - other_reach[:, None] * other_utility)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_vouched_for_model_is_the_checked_model(game):
+  rules = environment_of(true_game_string(game, 0)).rules
+  posterior = ConjugatePosterior(rules)
+  chance_prob, utility = posterior.sample_game(np.random.default_rng(3))
+  checked = rules.with_model(chance_prob.copy(), utility.copy())
+  vouched = rules.with_vouched_model(chance_prob, utility)
+  assert vouched.model == checked.model
+  assert vouched.model.chance_prob is chance_prob  # Handed over, no copy.
+  assert not utility.flags.writeable
+  for only in ({"chance_prob": chance_prob.copy()},
+               {"utility": utility.copy()}):
+    assert rules.with_vouched_model(**only).model == rules.with_model(
+        **only).model
+  assert rules.with_vouched_model() is rules.view()
+  policy = random_strategy(rules, np.random.default_rng(0))
+  np.testing.assert_array_equal(vouched.values(policy),
+                                checked.values(policy))
+
+
+def test_a_view_of_another_array_is_checked_after_all():
+  rules = environment_of(true_game_string("kuhn_poker", 0)).rules
+  bad = np.full((2, rules.num_histories), 2.0)[0]  # A view: checked.
+  with pytest.raises(ValueError, match="chance_prob"):
+    rules.with_vouched_model(chance_prob=bad)
+
+
+def test_posterior_draws_have_the_conjugate_moments():
+  """Many draws of one posterior: each terminal's q has its Beta(a, b)
+  mean and variance, each chance child's probability its Dirichlet
+  marginal's, within 5 standard errors (fixed generator)."""
+  rules = environment_of(true_game_string("kuhn_poker", 0)).rules
+  posterior = ConjugatePosterior(rules)
+  terminals = rules.terminals
+  # Every case of the draw: Beta(1, 1), (a, 1), (1, b) and (a, b), and
+  # chance counts of 1 and above.
+  posterior.wins[terminals] = 1.0 + np.arange(len(terminals)) % 4
+  posterior.losses[terminals] = 1.0 + (np.arange(len(terminals)) // 4) % 3
+  children = np.flatnonzero(posterior.chance_counts)
+  posterior.chance_counts[children] = 1.0 + np.arange(len(children)) % 3
+  rng = np.random.default_rng(11)
+  draws = 20000
+  q = np.empty((draws, len(terminals)))
+  chance = np.empty((draws, len(children)))
+  for k in range(draws):
+    chance_prob, utility = posterior.sample_game(rng)
+    q[k] = (utility[terminals, 0] + 1.0) / 2.0
+    chance[k] = chance_prob[children]
+  a, b = posterior.wins[terminals], posterior.losses[terminals]
+  mean, variance = a / (a + b), a * b / ((a + b) ** 2 * (a + b + 1.0))
+  counts = posterior.chance_counts[children]
+  totals = np.bincount(rules.parent[children], weights=counts,
+                       minlength=rules.num_histories)[rules.parent[children]]
+  chance_mean = counts / totals
+  chance_variance = chance_mean * (1 - chance_mean) / (totals + 1.0)
+  for sample, mu, var in ((q, mean, variance),
+                          (chance, chance_mean, chance_variance)):
+    assert np.all(np.abs(sample.mean(axis=0) - mu) <
+                  5 * np.sqrt(var / draws))
+    # The sample variance's standard error is below 2 var / sqrt(n) for
+    # these laws (kurtosis below 5).
+    assert np.all(np.abs(sample.var(axis=0) - var) <
+                  5 * 2 * var / np.sqrt(draws))

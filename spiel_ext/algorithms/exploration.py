@@ -452,7 +452,7 @@ def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
   """
   if exploration == "default":
     reach = draw.reach(average)
-    target = rules.with_model(utility=utility_difference(
+    target = rules.with_vouched_model(utility=utility_difference(
         np.ascontiguousarray(reach[:, -1]), draw.utility,
         chance_reach(rules, average_model[0]), average_model[1]))
     responses = [target.best_response(

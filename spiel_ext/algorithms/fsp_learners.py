@@ -31,6 +31,7 @@ from spiel_ext.algorithms.learner_parts import (NO_BONUS, NO_TERMINAL_BONUS,
                                                 NoTerminalBonus,
                                                 TerminalBonus)
 from spiel_ext.algorithms.posterior import ConjugatePosterior
+from spiel_ext.engine import GameView
 from spiel_ext.engine.response_passes import both_best_responses
 
 class PosteriorFSPLearner(EpisodeLearner):
@@ -80,6 +81,10 @@ class PosteriorFSPLearner(EpisodeLearner):
     """The learner's bonus part (default: no bonus)."""
     return NO_BONUS
 
+  def _stream_version(self) -> int:
+    """A posterior draw every iteration: the draws' stream version."""
+    return self.DRAW_STREAM_VERSION
+
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the average strategy (see the class
     docstring).
@@ -119,7 +124,10 @@ class PosteriorFSPLearner(EpisodeLearner):
       ValueError: ``chance_prob`` or ``utility`` is not a model of the
         rules' tree (see ``GameTree.with_model``).
     """
-    model = self.rules.with_model(chance_prob, utility)
+    return self._profile(self.rules.with_model(chance_prob, utility))
+
+  def _profile(self, model: GameView) -> np.ndarray:
+    """:meth:`best_response_profile` in a model game's view."""
     average = self.average_strategy()
     profile = np.zeros_like(average)
     for player, (_, best, _) in zip((0, 1),
@@ -132,8 +140,9 @@ class PosteriorFSPLearner(EpisodeLearner):
     """One iteration: a posterior draw, the best-response profile in it,
     two episodes with that profile, and the average's update."""
     chance_prob, utility = self.environment_model.draw(self._rng)
-    profile = self.best_response_profile(
-        chance_prob, self.placement.on_draw(self.posterior, utility))
+    # The posterior built the arrays: valid, so not checked again.
+    profile = self._profile(self.rules.with_vouched_model(
+        chance_prob, self.placement.on_draw(self.posterior, utility)))
     self._schedule.play(
         [profile] * 2, self._rng,
         (self.environment_model.observe, self.placement.observe))

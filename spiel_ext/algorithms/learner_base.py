@@ -153,6 +153,11 @@ class EpisodeLearner(Contract):
   # A learner's state is checked against its whole config, the seed
   # included (its network's state names the seed it was built with).
   _FREE_FIELDS = ()
+  # The version of a learner's random stream that draws from the posterior
+  # (``stream_version`` in its state): 2 since the draws come from the
+  # learner's Generator itself (ConjugatePosterior.sample_game); 1 for the
+  # learners that draw none, whose stream never changed.
+  DRAW_STREAM_VERSION: ClassVar[int] = 2
 
   def __init__(self, game: pyspiel.Game | str, config: Any = None,
                **shortcuts):
@@ -173,6 +178,11 @@ class EpisodeLearner(Contract):
 
   def _build(self) -> None:
     """A subclass's own parts, built after the environment and rules."""
+
+  def _stream_version(self) -> int:
+    """The version of the learner's random stream: 1 unless it draws from
+    a posterior (:attr:`DRAW_STREAM_VERSION`)."""
+    return 1
 
   # ------------------------------------------------------------ contract
   @property
@@ -227,7 +237,7 @@ class EpisodeLearner(Contract):
     """Plays one episode with the joint strategy ``behaviour``: (the
     episode, ``player``'s reward, ``player``'s (infoset row, action)
     decisions along it)."""
-    episode = self._environment.play_episode(behaviour, self._rng)
+    episode = self._environment.play_vouched_episode(behaviour, self._rng)
     reward = episode.reward if player == 0 else -episode.reward
     return episode, reward, self._own_steps(episode.histories, player)
 
@@ -260,6 +270,7 @@ class EpisodeLearner(Contract):
     """Adds the episode count and copies of ``_SAVED_ARRAYS``; a subclass
     adds its other parts (see the module docstring)."""
     state["episodes"] = self.episodes
+    state["stream_version"] = self._stream_version()
     state.update({attribute.lstrip("_"): getattr(self, attribute).copy()
                   for attribute in self._SAVED_ARRAYS})
 
@@ -267,8 +278,14 @@ class EpisodeLearner(Contract):
     """Restores the episode count and ``_SAVED_ARRAYS`` (all checked before
     any is replaced); a subclass restores its other parts (those loaded
     before a misfit stay loaded: the learner should then be discarded)."""
-    self._environment.episodes = int(state["episodes"])
     owner = type(self).__name__
+    version = state.get("stream_version", 1)
+    if version != self._stream_version():
+      raise ValueError(
+          f"{owner}: this checkpoint's random stream is version {version!r}"
+          f", not {self._stream_version()} (its posterior draws would not "
+          "continue as they began); run again without --resume.")
+    self._environment.episodes = int(state["episodes"])
     loaded = [checked_array(state, attribute.lstrip("_"),
                             getattr(self, attribute), owner)
               for attribute in self._SAVED_ARRAYS]

@@ -404,7 +404,7 @@ class EpisodeSchedule:
       observers: called with each episode, in order.
     """
     for strategy in strategies:
-      episode = self.environment.play_episode(strategy, rng)
+      episode = self.environment.play_vouched_episode(strategy, rng)
       for observe in observers:
         observe(episode)
 

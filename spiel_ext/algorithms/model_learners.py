@@ -87,6 +87,12 @@ class ModelBasedLearner(EpisodeLearner):
     self.explorer = self._explorer()
     self._schedule = EpisodeSchedule(self._environment)
 
+  def _stream_version(self) -> int:
+    """Posterior draws' stream version if the learner draws (a model game
+    or an exploration draw), else 1."""
+    draws = self.model == "draw" or self.explorer.needs_draw
+    return self.DRAW_STREAM_VERSION if draws else 1
+
   def _placement(self) -> NoBonus:
     """The learner's bonus placement part (default: no bonus)."""
     return NO_BONUS
@@ -111,9 +117,10 @@ class ModelBasedLearner(EpisodeLearner):
     draw = None
     if self.explorer.needs_draw:
       chance_prob, utility = self._draw()
-      draw = self.rules.with_model(chance_prob,
-                                   self.placement.on_exploration_draw(
-                                       self.posterior, utility, gain))
+      # The posterior built the arrays: valid, so not checked again.
+      draw = self.rules.with_vouched_model(
+          chance_prob, self.placement.on_exploration_draw(
+              self.posterior, utility, gain))
     return self.explorer.strategies(self.rules, self._solver, draw)
 
   def evaluate_and_update_policy(self) -> None:
@@ -124,7 +131,7 @@ class ModelBasedLearner(EpisodeLearner):
     chance_prob, utility = self.environment_model.solver_game(self._rng)
     self.explorer.record(rules, (chance_prob, utility))
     utility, gain = self.placement.on_solver_draw(self.posterior, utility)
-    self._solver.set_view(rules.with_model(chance_prob, utility))
+    self._solver.set_view(rules.with_vouched_model(chance_prob, utility))
     self._solver.evaluate_and_update_policy()
     self._schedule.play(
         self._episode_strategies(gain), self._rng,

@@ -4,8 +4,9 @@
 class :class:`~spiel_ext.engine.layout.TreeLayout`, with the checks of a
 player and a policy, and the games the passes run on: ``tree.view()`` (the
 compiled game), ``tree.with_model(chance_prob, utility)`` (a model of it,
-checked once) and ``tree.with_chance_sample(uniforms)`` (one chance outcome
-drawn per chance node).
+checked once; ``tree.with_vouched_model`` takes arrays a learner built
+valid by construction, unchecked) and ``tree.with_chance_sample(uniforms)``
+(one chance outcome drawn per chance node).
 
 A :class:`GameView` pairs a GameTree with a
 :class:`~spiel_ext.engine.model.GameModel` (chance probabilities and
@@ -194,6 +195,43 @@ class GameTree(TreeLayout, PassMethods):
       return self.view()
     return GameView(self, GameModel(self, chance_prob, utility))
 
+  def with_vouched_model(self, chance_prob: np.ndarray | None = None,
+                         utility: np.ndarray | None = None) -> GameView:
+    """:meth:`with_model` for arrays their caller built and vouches for.
+
+    Not for user input: only for arrays that are valid by construction,
+    such as a learner's posterior draw or mean, made from its own counts
+    (every chance node a distribution, utilities finite and 0 away from
+    terminals). Their values are not checked, which per iteration of a
+    learner would cost as much as the draw; an array that is not a
+    C-contiguous float64 array of the tree's shape, and no view of another
+    array, goes through :meth:`with_model`'s checks instead. The arrays are
+    handed over (made read-only in place). The view equals the one
+    :meth:`with_model` makes of the same arrays.
+
+    Args:
+      chance_prob: [histories] chance probabilities, or None for the
+        compiled game's.
+      utility: [histories, players] payoffs, or None for the compiled
+        game's.
+
+    Returns:
+      The GameView of the model.
+    """
+    if (chance_prob is None and utility is None) or not (
+        _handed_over(chance_prob, self.chance_prob.shape) and
+        _handed_over(utility, self.utility.shape)):
+      return self.with_model(chance_prob, utility)
+    own = self.model
+    for array in (chance_prob, utility):
+      if array is not None:
+        array.setflags(write=False)
+    # pylint: disable-next=protected-access
+    model = GameModel._trusted(
+        own.chance_prob if chance_prob is None else chance_prob,
+        own.utility if utility is None else utility)
+    return GameView(self, model)
+
   def sample_chance(self, rng: np.random.Generator) -> np.ndarray:
     """Chance probabilities with one outcome drawn at every chance node.
 
@@ -352,6 +390,16 @@ class GameView(PassMethods):
       The GameView of the model.
     """
     return self.tree.with_model(chance_prob, utility)
+
+
+def _handed_over(array: np.ndarray | None, shape: tuple[int, ...]) -> bool:
+  """Whether ``array`` is None or a C-contiguous float64 ndarray of
+  ``shape`` that is no view of another array (its own data, or a numba
+  kernel's): what a model can take over without a copy."""
+  return array is None or (
+      type(array) is np.ndarray and array.dtype.char == "d" and
+      array.shape == shape and not isinstance(array.base, np.ndarray) and
+      array.flags.c_contiguous)
 
 
 # The slots' own setters: a view's attributes are set once, in __init__

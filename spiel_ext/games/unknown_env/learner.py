@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numba
 import numpy as np
 import pyspiel
 
@@ -109,6 +110,25 @@ class Environment:
     return episode
 
 
+  def play_vouched_episode(self, strategy: np.ndarray,
+                           rng: np.random.Generator) -> Episode:
+    """:meth:`play_episode` for a strategy its caller built and vouches
+    for (a learner's own average, current or exploring strategy: a float64
+    [infosets, actions] distribution at every infoset by construction),
+    not checked again. Not for user input.
+
+    Args:
+      strategy: the joint behaviour strategy (float64, rules' rows).
+      rng: the random generator of the episode's chance draws and actions.
+
+    Returns:
+      The episode, as :meth:`play_episode` returns it.
+    """
+    episode = self._sample(strategy, rng)
+    self.episodes += 1
+    return episode
+
+
 def _rules_only(tree: GameTree) -> GameTree:
   """A copy of ``tree`` without its numbers: chance uniform over each chance
   node's outcomes, utilities 0 (the arrays of ``tree`` are not touched)."""
@@ -127,23 +147,79 @@ def _episode_sampler(tree: GameTree, hidden: HiddenParameters):
   start, members = tree.children_lists()
   chance_prob = hidden.chance_prob.copy()
   loss_prob = hidden.loss_prob.copy()
+  node_player, infoset = tree.node_player, tree.infoset
+  action = tree.action.astype(np.int64)
+  start, members = start.astype(np.int64), members.astype(np.int64)
 
   def sample(strategy: np.ndarray, rng: np.random.Generator) -> Episode:
-    h = 0
-    path = [0]
-    while tree.node_player[h] != TERMINAL:
-      options = members[start[h]:start[h + 1]]
-      if tree.node_player[h] == CHANCE:
-        probs = chance_prob[options]
-      else:
-        probs = strategy[tree.infoset[h], tree.action[options]]
-      # What rng.choice(len(options), p=probs / probs.sum()) draws (the
-      # same stream), without its per-call checks.
-      cdf = (probs / probs.sum()).cumsum()
-      cdf /= cdf[-1]
-      h = int(options[cdf.searchsorted(rng.random(), side="right")])
-      path.append(h)
-    reward = -1.0 if rng.random() < loss_prob[h] else 1.0
-    return Episode(path, reward)
+    # The generator's own uniform draw through its C interface (what
+    # rng.random() returns, from the same state), which numba calls
+    # without the cost of taking the Generator object itself.
+    interface = rng.bit_generator.ctypes
+    path, length, reward = _sample_episode(
+        interface.next_double, interface.state_address, strategy,
+        node_player, infoset, action, start, members, chance_prob,
+        loss_prob)
+    return Episode(path[:length].tolist(), reward)
 
   return sample
+
+
+@numba.njit(cache=True)
+def _numpy_sum(values):
+  """``values.sum()`` with numpy's order of additions (its pairwise sum of
+  a contiguous array: one accumulator below 8 values, else 8 of them, up
+  to 128 values)."""
+  n = values.shape[0]
+  if n < 8:
+    total = 0.0
+    for k in range(n):
+      total += values[k]
+    return total
+  lanes = values[:8].copy()
+  stop = n - n % 8
+  for k in range(8, stop, 8):
+    for lane in range(8):
+      lanes[lane] += values[k + lane]
+  total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
+      (lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+  for k in range(stop, n):
+    total += values[k]
+  return total
+
+
+@numba.njit(cache=True)
+def _sample_episode(next_double, state, strategy, node_player, infoset,
+                    action, start, members, chance_prob, loss_prob):
+  """One episode as the numpy loop it replaces draws it, with U =
+  ``next_double(state)`` (``rng.random()``): at each history the options'
+  probabilities p (chance's, or the strategy's), the next history where U
+  falls in cdf = cumsum(p / p.sum()) / cdf[-1]
+  (``searchsorted(side="right")``, what ``rng.choice`` draws), then the
+  reward -1 if U < ``loss_prob[terminal]`` else +1. Returns (a path
+  buffer, its length, the reward)."""
+  path = np.empty(64, dtype=np.int64)
+  path[0] = 0
+  length = 1
+  h = 0
+  while node_player[h] != TERMINAL:
+    first, stop = start[h], start[h + 1]
+    probs = np.empty(stop - first)
+    for k in range(first, stop):
+      if node_player[h] == CHANCE:
+        probs[k - first] = chance_prob[members[k]]
+      else:
+        probs[k - first] = strategy[infoset[h], action[members[k]]]
+    cdf = np.cumsum(probs / _numpy_sum(probs))
+    cdf /= cdf[-1]
+    uniform = next_double(state)
+    chosen = 0
+    while chosen < cdf.shape[0] - 1 and cdf[chosen] <= uniform:
+      chosen += 1
+    h = members[first + chosen]
+    if length == path.shape[0]:
+      path = np.concatenate((path, np.empty(length, dtype=np.int64)))
+    path[length] = h
+    length += 1
+  reward = -1.0 if next_double(state) < loss_prob[h] else 1.0
+  return path, length, reward
