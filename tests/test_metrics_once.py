@@ -1,5 +1,8 @@
-"""Each evaluation point computes a NashConv once: the exploitability metric
-brings the NashConv it divides, with the values the two metrics give apart."""
+"""Each evaluation point computes a NashConv once, on a tree compiled once
+per process: the exploitability metric brings the NashConv it divides, with
+the values the two metrics give apart, and a game string is loaded once."""
+
+import importlib
 
 import numpy as np
 import pytest
@@ -50,3 +53,21 @@ def test_exploitability_refuses_a_general_sum_game():
   uniform = legal / legal.sum(axis=1, keepdims=True)
   with pytest.raises(ValueError, match="zero-sum and constant-sum"):
     exploitability_and_nash_conv(tree, uniform)
+
+
+def test_a_game_string_is_loaded_once_per_process(monkeypatch):
+  game = "spiel_ext_unknown_env(game=kuhn_poker(),env_seed=1)"
+  metrics_module = importlib.import_module("spiel_ext.experiments.metrics")
+  metrics_module._tree_of_string.cache_clear()  # pylint: disable=protected-access
+  tree = compile_game(game)
+  strategy = random_strategy(tree, np.random.default_rng(2))
+  first = metric_function("nash_conv")(game, strategy)
+  assert first == se.nash_conv(game, strategy)
+
+  def refuse(*args, **kwargs):
+    raise AssertionError("the game string was loaded again")
+
+  monkeypatch.setattr(metrics_module, "compile_game", refuse)
+  assert metric_function("nash_conv")(game, strategy) == first
+  assert metric_function("value_player_0")(game, strategy) == (
+      se.expected_values(tree, strategy)[0])
