@@ -457,6 +457,18 @@ def test_a_vouched_for_episode_is_the_checked_episode():
     other = environment.play_vouched_episode(strategy, vouched)
     assert (one.histories, one.reward) == (other.histories, other.reward)
   assert environment.episodes == 400
+  # A solver's cumulative policy, normalised where the episode passes: the
+  # episodes of its average (rows that sum to 0 play uniformly).
+  solver = CFRSolver(environment.rules)
+  for _ in range(3):
+    solver.evaluate_and_update_policy()
+  solver.cumulative_policy[:5] = 0.0
+  average = solver.average_strategy()
+  for _ in range(200):
+    one = environment.play_episode(average, checked)
+    other = environment.play_vouched_episode(solver.cumulative_policy,
+                                             vouched, numerator=True)
+    assert (one.histories, one.reward) == (other.histories, other.reward)
 
 
 class _OldPickle:

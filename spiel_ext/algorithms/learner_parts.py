@@ -278,6 +278,27 @@ class Playing(StatelessPart):
     """
     del rules, model
 
+  def episode_strategies(self, rules: GameTree, solver: Any,
+                         draw: GameView | None
+                         ) -> tuple[list[np.ndarray], bool]:
+    """What the episodes play: :meth:`strategies` (False), or for the
+    average the solver's cumulative policy (True), whose rows the
+    episodes normalise where they pass (the same episodes, without the
+    whole average).
+
+    Args:
+      rules: the base game's tree.
+      solver: the inner solver.
+      draw: the exploration draw.
+
+    Returns:
+      (one [infosets, actions] array per episode, whether they are
+      numerators).
+    """
+    if self.play == "average" and hasattr(solver, "cumulative_policy"):
+      return [solver.cumulative_policy] * self.episodes, True
+    return self.strategies(rules, solver, draw), False
+
   def strategies(self, rules: GameTree, solver: Any,
                  draw: GameView | None) -> list[np.ndarray]:
     """The episodes' joint strategies.
@@ -395,16 +416,21 @@ class EpisodeSchedule:
     self.environment = environment
 
   def play(self, strategies: Sequence[np.ndarray], rng: np.random.Generator,
-           observers: Sequence[Callable[[Any], None]]) -> None:
+           observers: Sequence[Callable[[Any], None]],
+           numerators: bool = False) -> None:
     """Plays one episode per strategy; each observer sees each episode.
 
     Args:
-      strategies: [infosets, actions] joint strategies, one per episode.
+      strategies: [infosets, actions] joint strategies, one per episode
+        (the learner's own: not checked again).
       rng: the learner's generator.
       observers: called with each episode, in order.
+      numerators: the strategies are numerators, normalised where the
+        episodes pass (see ``Environment.play_vouched_episode``).
     """
     for strategy in strategies:
-      episode = self.environment.play_vouched_episode(strategy, rng)
+      episode = self.environment.play_vouched_episode(strategy, rng,
+                                                      numerators)
       for observe in observers:
         observe(episode)
 

@@ -28,6 +28,7 @@ from spiel_ext.algorithms.learner_base import (BASES, LEARNER_ARGS,
 from spiel_ext.algorithms.learner_parts import (NO_BONUS, EnvironmentModel,
                                                 EpisodeSchedule, Exploring,
                                                 NoBonus, Playing)
+from spiel_ext.engine import GameView
 
 
 class ModelBasedLearner(EpisodeLearner):
@@ -114,6 +115,11 @@ class ModelBasedLearner(EpisodeLearner):
     """The joint strategies of this iteration's episodes: the exploration
     policy's, in a second draw (with the bonus ``gain`` of the solver's
     draw placed as the design says) if the policy needs one."""
+    return self.explorer.strategies(self.rules, self._solver,
+                                    self._exploration_draw(gain))
+
+  def _exploration_draw(self, gain: Any) -> GameView | None:
+    """The exploration policy's second draw, if it needs one."""
     draw = None
     if self.explorer.needs_draw:
       chance_prob, utility = self._draw()
@@ -121,7 +127,7 @@ class ModelBasedLearner(EpisodeLearner):
       draw = self.rules.with_vouched_model(
           chance_prob, self.placement.on_exploration_draw(
               self.posterior, utility, gain))
-    return self.explorer.strategies(self.rules, self._solver, draw)
+    return draw
 
   def evaluate_and_update_policy(self) -> None:
     """One iteration: a model game (with the bonus, if any), one solver
@@ -133,9 +139,11 @@ class ModelBasedLearner(EpisodeLearner):
     utility, gain = self.placement.on_solver_draw(self.posterior, utility)
     self._solver.set_view(rules.with_vouched_model(chance_prob, utility))
     self._solver.evaluate_and_update_policy()
+    strategies, numerators = self.explorer.episode_strategies(
+        rules, self._solver, self._exploration_draw(gain))
     self._schedule.play(
-        self._episode_strategies(gain), self._rng,
-        (self.environment_model.observe, self.placement.observe))
+        strategies, self._rng,
+        (self.environment_model.observe, self.placement.observe), numerators)
     self._iteration += 1
 
   def average_strategy(self) -> np.ndarray:

@@ -105,26 +105,32 @@ class Environment:
                       f"numpy.random.default_rng(seed)); got "
                       f"{type(rng).__name__}.")
     strategy = check_strategy(self.rules, strategy, "strategy")
-    episode = self._sample(strategy, rng)
+    episode = self._sample(strategy, rng, False)
     self.episodes += 1
     return episode
 
 
   def play_vouched_episode(self, strategy: np.ndarray,
-                           rng: np.random.Generator) -> Episode:
+                           rng: np.random.Generator,
+                           numerator: bool = False) -> Episode:
     """:meth:`play_episode` for a strategy its caller built and vouches
     for (a learner's own average, current or exploring strategy: a float64
     [infosets, actions] distribution at every infoset by construction),
     not checked again. Not for user input.
 
     Args:
-      strategy: the joint behaviour strategy (float64, rules' rows).
+      strategy: the joint behaviour strategy (float64, rules' rows), or
+        with ``numerator`` each infoset's non-negative weights (a solver's
+        cumulative policy, 0 on illegal actions).
       rng: the random generator of the episode's chance draws and actions.
+      numerator: normalise each row the episode visits as a solver's
+        ``average_strategy()`` normalises it (uniform where it sums to 0),
+        and play that: the average's episode without the whole average.
 
     Returns:
       The episode, as :meth:`play_episode` returns it.
     """
-    episode = self._sample(strategy, rng)
+    episode = self._sample(strategy, rng, numerator)
     self.episodes += 1
     return episode
 
@@ -151,15 +157,18 @@ def _episode_sampler(tree: GameTree, hidden: HiddenParameters):
   action = tree.action.astype(np.int64)
   start, members = start.astype(np.int64), members.astype(np.int64)
 
-  def sample(strategy: np.ndarray, rng: np.random.Generator) -> Episode:
+  uniform = tree.uniform_policy()
+
+  def sample(strategy: np.ndarray, rng: np.random.Generator,
+             numerator: bool) -> Episode:
     # The generator's own uniform draw through its C interface (what
     # rng.random() returns, from the same state), which numba calls
     # without the cost of taking the Generator object itself.
     interface = rng.bit_generator.ctypes
     path, length, reward = _sample_episode(
         interface.next_double, interface.state_address, strategy,
-        node_player, infoset, action, start, members, chance_prob,
-        loss_prob)
+        numerator, uniform, node_player, infoset, action, start, members,
+        chance_prob, loss_prob)
     return Episode(path[:length].tolist(), reward)
 
   return sample
@@ -189,15 +198,18 @@ def _numpy_sum(values):
 
 
 @numba.njit(cache=True)
-def _sample_episode(next_double, state, strategy, node_player, infoset,
-                    action, start, members, chance_prob, loss_prob):
+def _sample_episode(next_double, state, strategy, numerator, uniform,
+                    node_player, infoset, action, start, members,
+                    chance_prob, loss_prob):
   """One episode as the numpy loop it replaces draws it, with U =
   ``next_double(state)`` (``rng.random()``): at each history the options'
   probabilities p (chance's, or the strategy's), the next history where U
   falls in cdf = cumsum(p / p.sum()) / cdf[-1]
   (``searchsorted(side="right")``, what ``rng.choice`` draws), then the
-  reward -1 if U < ``loss_prob[terminal]`` else +1. Returns (a path
-  buffer, its length, the reward)."""
+  reward -1 if U < ``loss_prob[terminal]`` else +1. With ``numerator``
+  a visited row is first normalised as a solver's average (its numpy sum,
+  ``uniform``'s row where that is 0). Returns (a path buffer, its length,
+  the reward)."""
   path = np.empty(64, dtype=np.int64)
   path[0] = 0
   length = 1
@@ -205,16 +217,24 @@ def _sample_episode(next_double, state, strategy, node_player, infoset,
   while node_player[h] != TERMINAL:
     first, stop = start[h], start[h + 1]
     probs = np.empty(stop - first)
+    row = infoset[h]
+    total = 1.0
+    if numerator and node_player[h] != CHANCE:
+      total = _numpy_sum(strategy[row])
     for k in range(first, stop):
       if node_player[h] == CHANCE:
         probs[k - first] = chance_prob[members[k]]
+      elif total == 0.0:
+        probs[k - first] = uniform[row, action[members[k]]]
+      elif numerator:
+        probs[k - first] = strategy[row, action[members[k]]] / total
       else:
-        probs[k - first] = strategy[infoset[h], action[members[k]]]
+        probs[k - first] = strategy[row, action[members[k]]]
     cdf = np.cumsum(probs / _numpy_sum(probs))
     cdf /= cdf[-1]
-    uniform = next_double(state)
+    drawn = next_double(state)
     chosen = 0
-    while chosen < cdf.shape[0] - 1 and cdf[chosen] <= uniform:
+    while chosen < cdf.shape[0] - 1 and cdf[chosen] <= drawn:
       chosen += 1
     h = members[first + chosen]
     if length == path.shape[0]:
