@@ -56,6 +56,22 @@ def _not_one(indices, counts):
 
 
 @numba.njit(cache=True)
+def _gamma_draws(rng, children, weights, counts, terminals, played, wins,
+                 losses, win_probability):
+  """Step 3 of a draw (numpy's ``standard_gamma`` of the Generator
+  ``rng``, as numba runs it): Gamma(count) at each of the chance
+  children's positions ``children`` into ``weights``, then at each of the
+  terminals' positions ``played`` q = X / (X + Y), X ~ Gamma(a) drawn
+  before Y ~ Gamma(b)."""
+  for k in children:
+    weights[k] = rng.standard_gamma(counts[k])
+  for k in played:
+    won = rng.standard_gamma(wins[terminals[k]])
+    win_probability[k] = won / (won + rng.standard_gamma(
+        losses[terminals[k]]))
+
+
+@numba.njit(cache=True)
 def _beta_by_uniforms(terminals, wins, losses, uniforms):
   """Each terminal's q ~ Beta(a, b) from its uniform U where one uniform
   gives it (Beta(a, 1): P(q <= x) = x^a, so q = U^(1/a), which is U under
@@ -409,14 +425,15 @@ class ConjugatePosterior:
     calls are, in this order (the draw's stream):
 
     1. ``rng.standard_exponential(C)``: a Gamma(1) weight for each of the
-       C chance children (in history order), then
-       ``rng.standard_gamma(counts)`` replacing those whose count is not
-       1; each node's weights normalised are its Dirichlet draw;
+       C chance children (in history order);
     2. ``rng.random(T)``: a uniform U for each of the T terminals
        (``tree.terminals`` order); q ~ Beta(a, b) is U^(1/a) if b = 1 (U
        itself under the Beta(1, 1) prior) and 1 - U^(1/b) if a = 1;
-    3. for the other terminals (a, b != 1), ``rng.standard_gamma(a)``
-       then ``rng.standard_gamma(b)`` (arrays, in order): q = X / (X + Y).
+    3. ``rng.standard_gamma(count)`` replacing the weight of each chance
+       child whose count is not 1, in order; then for each other terminal
+       (a, b != 1), in order, X = ``rng.standard_gamma(a)`` and Y =
+       ``rng.standard_gamma(b)``: q = X / (X + Y). Each node's weights
+       normalised are its Dirichlet draw.
 
     Exact draws from the posterior, each variate numpy's (ziggurat
     exponentials, Marsaglia-Tsang Gamma), one uniform per terminal still
@@ -434,17 +451,13 @@ class ConjugatePosterior:
     """
     children, terminals = self._chance_children, self.tree.terminals
     weights = rng.standard_exponential(children.shape[0])
-    others = _not_one(children, self.chance_counts)
-    if others.shape[0]:
-      weights[others] = rng.standard_gamma(
-          self.chance_counts[children[others]])
-    win_probability, others = _beta_by_uniforms(
+    win_probability, played = _beta_by_uniforms(
         terminals, self.wins, self.losses, rng.random(terminals.shape[0]))
-    if others.shape[0]:
-      played = terminals[others]
-      won = rng.standard_gamma(self.wins[played])
-      win_probability[others] = won / (
-          won + rng.standard_gamma(self.losses[played]))
+    counted = _not_one(children, self.chance_counts)
+    if counted.shape[0] or played.shape[0]:
+      _gamma_draws(rng, counted, weights, self.chance_counts[children],
+                   terminals, played, self.wins, self.losses,
+                   win_probability)
     return self._game(weights, win_probability, terminal_bonus)
 
   # ---------------------------------------------------- information gain
