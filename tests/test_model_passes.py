@@ -247,3 +247,23 @@ def test_posterior_draws_have_the_conjugate_moments():
     # these laws (kurtosis below 5).
     assert np.all(np.abs(sample.var(axis=0) - var) <
                   5 * 2 * var / np.sqrt(draws))
+
+
+def test_the_bonus_normalisation_kernels_are_numpys():
+  rng = np.random.default_rng(8)
+  for size in range(1, 11):  # Every window length up to MEDIAN_WINDOW.
+    window = rng.random(size) ** 4
+    values = rng.random(50)
+    np.testing.assert_array_equal(
+        model_kernels.scaled_by_mean(values, window),
+        values / float(np.mean(window)))
+  values, indices = rng.random(300), rng.permutation(300)[:101]
+  gathered, middle = model_kernels.gathered_median(values, indices)
+  np.testing.assert_array_equal(gathered, values[indices])
+  assert middle == np.median(values[indices])
+  utility, gain = rng.random((300, 2)), rng.random(101)
+  for zero_sum in (True, False):
+    ours, theirs = utility.copy(), utility.copy()
+    model_kernels.shift_utility_scaled(ours, indices, gain, 0.3, zero_sum)
+    model_kernels.shift_utility(theirs, indices, 0.3 * gain, zero_sum)
+    np.testing.assert_array_equal(ours, theirs)

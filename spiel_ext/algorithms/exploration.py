@@ -64,8 +64,11 @@ from spiel_ext.algorithms.checks import check_choice, check_int, check_real
 from spiel_ext.algorithms.contract import (SolverConfig, config_property,
                                            set_field)
 from spiel_ext.algorithms.model_kernels import (add_to_average_model,
-                                                average_model_game, median,
+                                                average_model_game,
+                                                gathered_median, median,
+                                                scaled_by_mean,
                                                 shift_utility,
+                                                shift_utility_scaled,
                                                 utility_difference)
 from spiel_ext.algorithms.protocol import resolve_config
 from spiel_ext.engine import CHANCE, GameTree, GameView
@@ -235,6 +238,13 @@ class InformationBonus:
     Returns:
       [terminals] gains in ``rules.terminals`` order, or None.
     """
+    if self.information == "conjugate" and self.normalisation == "median":
+      # What the general steps below compute, in two numba calls.
+      self._calls += 1
+      raw, middle = gathered_median(posterior.information_gain(),
+                                    self._terminals)
+      self._medians.append(float(middle))
+      return scaled_by_mean(raw, np.array(self._medians))
     raw = self._raw_gain(posterior, utility)
     self._calls += 1
     if raw is None:
@@ -260,8 +270,12 @@ class InformationBonus:
     """
     if gain is None or self.eta == 0.0:
       return utility
-    shift_utility(utility, self._terminals, self.eta * gain,
-                  self.players == "zero_sum")
+    if gain.dtype == np.float64:  # eta * gain[k] computed in the kernel.
+      shift_utility_scaled(utility, self._terminals, gain, self.eta,
+                           self.players == "zero_sum")
+    else:  # A network's gain: numpy's product keeps its dtype.
+      shift_utility(utility, self._terminals, self.eta * gain,
+                    self.players == "zero_sum")
     return utility
 
   def apply(self, posterior, utility: np.ndarray) -> np.ndarray:

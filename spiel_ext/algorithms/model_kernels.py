@@ -18,8 +18,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["add_to_average_model", "average_model_game", "median",
-           "shift_utility", "utility_difference"]
+__all__ = ["add_to_average_model", "average_model_game", "gathered_median",
+           "median", "scaled_by_mean", "shift_utility",
+           "shift_utility_scaled", "utility_difference"]
 
 
 @numba.njit(cache=True)
@@ -35,6 +36,83 @@ def median(values):
     The median.
   """
   return np.median(values)
+
+
+@numba.njit(cache=True)
+def gathered_median(values, indices):
+  """(``values[indices]``, its ``np.median``), in one call.
+
+  Args:
+    values: float64 values, none NaN.
+    indices: [n] indices into them, n >= 1.
+
+  Returns:
+    (a new [n] array of the gathered values, their median).
+  """
+  gathered = values[indices]
+  return gathered, np.median(gathered)
+
+
+@numba.njit(cache=True)
+def _numpy_sum(values):
+  """``values.sum()`` with numpy's order of additions (its pairwise sum of
+  a contiguous array: one accumulator below 8 values, else 8 of them, up
+  to 128 values)."""
+  n = values.shape[0]
+  if n < 8:
+    total = 0.0
+    for k in range(n):
+      total += values[k]
+    return total
+  lanes = values[:8].copy()
+  stop = n - n % 8
+  for k in range(8, stop, 8):
+    for lane in range(8):
+      lanes[lane] += values[k + lane]
+  total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
+      (lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+  for k in range(stop, n):
+    total += values[k]
+  return total
+
+
+@numba.njit(cache=True)
+def scaled_by_mean(values, window):
+  """``values / np.mean(window)`` if that mean is > 0, else ``values``.
+
+  Args:
+    values: float64 values.
+    window: [m] float64 values, 1 <= m <= 128 (the mean's additions are
+      numpy's, so its bits too).
+
+  Returns:
+    A new array, or ``values`` itself when the mean is not > 0.
+  """
+  scale = _numpy_sum(window) / window.shape[0]
+  return values / scale if scale > 0 else values
+
+
+@numba.njit(cache=True)
+def shift_utility_scaled(utility, terminals, gain, eta, zero_sum):
+  """:func:`shift_utility` with bonus eta * gain[k], computed here (the
+  same bits as the vector ``eta * gain``).
+
+  Args:
+    utility: [histories, 2] float64 utilities, changed in place.
+    terminals: [terminals] the terminal histories.
+    gain: [terminals] the gains.
+    eta: the bonus weight.
+    zero_sum: True for the zero-sum shift toward player 1.
+  """
+  for k in range(terminals.shape[0]):
+    z = terminals[k]
+    bonus = eta * gain[k]
+    if zero_sum:
+      utility[z, 1] += bonus
+      utility[z, 0] -= bonus
+    else:
+      utility[z, 0] += bonus
+      utility[z, 1] += bonus
 
 
 @numba.njit(cache=True)

@@ -56,19 +56,25 @@ def _not_one(indices, counts):
 
 
 @numba.njit(cache=True)
-def _gamma_draws(rng, children, weights, counts, terminals, played, wins,
-                 losses, win_probability):
-  """Step 3 of a draw (numpy's ``standard_gamma`` of the Generator
-  ``rng``, as numba runs it): Gamma(count) at each of the chance
-  children's positions ``children`` into ``weights``, then at each of the
-  terminals' positions ``played`` q = X / (X + Y), X ~ Gamma(a) drawn
-  before Y ~ Gamma(b)."""
-  for k in children:
+def _chance_gammas(rng, counted, weights, counts):
+  """Gamma(count) (numpy's ``standard_gamma`` of the Generator ``rng``, as
+  numba runs it) at each of the chance children's positions ``counted``,
+  into ``weights``."""
+  for k in counted:
     weights[k] = rng.standard_gamma(counts[k])
-  for k in played:
-    won = rng.standard_gamma(wins[terminals[k]])
-    win_probability[k] = won / (won + rng.standard_gamma(
-        losses[terminals[k]]))
+
+
+@numba.njit(cache=True)
+def _terminal_gammas(rng, played, terminals, wins, losses, win_probability):
+  """q = X / (X + Y) at each of the terminals' positions ``played``: X ~
+  Gamma(a) at each, then Y ~ Gamma(b) at each (as :func:`_chance_gammas`
+  draws them)."""
+  won = np.empty(played.shape[0])
+  for j in range(played.shape[0]):
+    won[j] = rng.standard_gamma(wins[terminals[played[j]]])
+  for j in range(played.shape[0]):
+    win_probability[played[j]] = won[j] / (won[j] + rng.standard_gamma(
+        losses[terminals[played[j]]]))
 
 
 @numba.njit(cache=True)
@@ -425,15 +431,16 @@ class ConjugatePosterior:
     calls are, in this order (the draw's stream):
 
     1. ``rng.standard_exponential(C)``: a Gamma(1) weight for each of the
-       C chance children (in history order);
+       C chance children (in history order), then
+       ``rng.standard_gamma(count)`` replacing the weight of each one
+       whose count is not 1, in order; each node's weights normalised are
+       its Dirichlet draw;
     2. ``rng.random(T)``: a uniform U for each of the T terminals
        (``tree.terminals`` order); q ~ Beta(a, b) is U^(1/a) if b = 1 (U
        itself under the Beta(1, 1) prior) and 1 - U^(1/b) if a = 1;
-    3. ``rng.standard_gamma(count)`` replacing the weight of each chance
-       child whose count is not 1, in order; then for each other terminal
-       (a, b != 1), in order, X = ``rng.standard_gamma(a)`` and Y =
-       ``rng.standard_gamma(b)``: q = X / (X + Y). Each node's weights
-       normalised are its Dirichlet draw.
+    3. for the other terminals (a, b != 1), X = ``rng.standard_gamma(a)``
+       at each in order, then Y = ``rng.standard_gamma(b)`` at each: q =
+       X / (X + Y).
 
     Exact draws from the posterior, each variate numpy's (ziggurat
     exponentials, Marsaglia-Tsang Gamma), one uniform per terminal still
@@ -451,13 +458,14 @@ class ConjugatePosterior:
     """
     children, terminals = self._chance_children, self.tree.terminals
     weights = rng.standard_exponential(children.shape[0])
+    counted = _not_one(children, self.chance_counts)
+    if counted.shape[0]:
+      _chance_gammas(rng, counted, weights, self.chance_counts[children])
     win_probability, played = _beta_by_uniforms(
         terminals, self.wins, self.losses, rng.random(terminals.shape[0]))
-    counted = _not_one(children, self.chance_counts)
-    if counted.shape[0] or played.shape[0]:
-      _gamma_draws(rng, counted, weights, self.chance_counts[children],
-                   terminals, played, self.wins, self.losses,
-                   win_probability)
+    if played.shape[0]:
+      _terminal_gammas(rng, played, terminals, self.wins, self.losses,
+                       win_probability)
     return self._game(weights, win_probability, terminal_bonus)
 
   # ---------------------------------------------------- information gain
