@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numba
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_int, check_real
@@ -245,9 +246,10 @@ class FSPLearner(ModelFreeLearner):
     super()._load_state(state)
     self._stored = int(state["stored"])
 
-  def _greedy(self) -> np.ndarray:
-    """[infosets] the greedy action of Q (lowest id among ties)."""
-    return np.argmax(np.where(self._legal, self.q_values, -np.inf), axis=1)
+  def _greedy(self, rows: slice) -> np.ndarray:
+    """[rows] the greedy action of Q at ``rows`` (lowest id among ties)."""
+    return np.argmax(np.where(self._legal[rows], self.q_values[rows],
+                              -np.inf), axis=1)
 
   def _terminal_bonus(self) -> NoTerminalBonus:
     """The learner's reward bonus part (default: none)."""
@@ -260,11 +262,11 @@ class FSPLearner(ModelFreeLearner):
     average = self.average_strategy()
     for player in (0, 1):
       rows = rules.player_rows[player]
-      greedy = self._greedy()
+      greedy = self._greedy(rows)  # At the player's rows only.
       behaviour = average.copy()
       explore = self.epsilon * self._uniform[rows]
       behaviour[rows] = explore
-      behaviour[np.arange(rows.start, rows.stop), greedy[rows]] += (
+      behaviour[np.arange(rows.start, rows.stop), greedy] += (
           1.0 - self.epsilon)
       episode, reward, steps = self._own_episode(player, behaviour)
       reward += self.terminal_bonus.reward_bonus(episode)
@@ -272,7 +274,7 @@ class FSPLearner(ModelFreeLearner):
         last = index == len(steps) - 1
         self._store(row, action, reward if last else 0.0,
                     -1 if last else steps[index + 1][0])
-        self.cumulative_policy[row, greedy[row]] += 1.0
+        self.cumulative_policy[row, greedy[row - rows.start]] += 1.0
       self._replay()
     self._iteration += 1
 
@@ -288,12 +290,20 @@ class FSPLearner(ModelFreeLearner):
     batch = self._buffer[self._rng.integers(size, size=self._batch_size)]
     rows, actions = batch[:, 0].astype(int), batch[:, 1].astype(int)
     following = batch[:, 3].astype(int)
-    best_next = np.max(np.where(self._legal, self.q_values, -np.inf)[
-        np.maximum(following, 0)], axis=1)
+    next_rows = np.maximum(following, 0)  # Only the rows it needs.
+    best_next = np.max(np.where(self._legal[next_rows],
+                                self.q_values[next_rows], -np.inf), axis=1)
     target = np.where(following < 0, batch[:, 2], best_next)
-    for row, action, value in zip(rows, actions, target):
-      self.q_values[row, action] += self.learning_rate * (
-          value - self.q_values[row, action])
+    _q_updates(self.q_values, rows, actions, target, self.learning_rate)
+
+
+@numba.njit(cache=True)
+def _q_updates(q_values, rows, actions, target, learning_rate):
+  """Q[row, action] += learning_rate * (target - Q[row, action]) for each
+  replayed transition in turn (the targets computed before any update)."""
+  for k in range(rows.shape[0]):
+    q_values[rows[k], actions[k]] += learning_rate * (
+        target[k] - q_values[rows[k], actions[k]])
 
 
 class VFSPLearner(FSPLearner):
