@@ -99,11 +99,15 @@ def atomic_write(path: str | os.PathLike,
   return path
 
 
-def append_text(path: str | os.PathLike, text: str) -> None:
-  """Appends ``text`` to ``path`` and flushes it to disk.
+def append_text(path: str | os.PathLike, text: str,
+                sync: bool = True) -> None:
+  """Appends ``text`` to ``path``, flushed to the operating system and,
+  with ``sync``, to disk.
 
   An append is not atomic: a crash can leave a torn last line, which
-  readers must detect (the results store checks every row).
+  readers must detect (the results store checks every row). Without
+  ``sync`` the text survives the process being killed, not a power loss,
+  until :func:`sync_file`.
   """
   path = Path(path)
   make_folder(path.parent)
@@ -111,6 +115,19 @@ def append_text(path: str | os.PathLike, text: str) -> None:
     with open(path, "a", encoding="utf-8") as handle:
       handle.write(text)
       handle.flush()
+      if sync:
+        os.fsync(handle.fileno())
+  except OSError as error:
+    raise output_error(path, error) from None
+
+
+def sync_file(path: str | os.PathLike) -> None:
+  """Flushes what was written to ``path`` to disk (nothing if it does not
+  exist)."""
+  try:
+    with open(path, "rb") as handle:
       os.fsync(handle.fileno())
+  except FileNotFoundError:
+    pass
   except OSError as error:
     raise output_error(path, error) from None

@@ -19,7 +19,8 @@ from spiel_ext.executors import local
 from spiel_ext.executors.progress import ProgressLines
 from spiel_ext.executors.units import WorkUnit
 from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION, costs
-from spiel_ext.results.store import load_results
+from spiel_ext.results.rows import Row
+from spiel_ext.results.store import UnitStore, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = str(ROOT / "run_experiments.py")
@@ -151,3 +152,28 @@ def test_a_worker_takes_the_idle_cores(monkeypatch):
     assert threads.get_num_threads() == 2
   finally:
     threads.set_num_threads(before)
+
+
+def test_rows_reach_the_disk_before_a_checkpoint_records_them(tmp_path,
+                                                              monkeypatch):
+  """An evaluation point's rows are not fsynced one by one (that was most
+  of the evaluation time of cheap iterations); the checkpoint and the
+  unit's end sync the rows file before they record its rows."""
+  synced = []
+  real_fsync = os.fsync
+  monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(
+      os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd)))
+  store = UnitStore(tmp_path / "unit")
+  row = Row("quickstart", "kuhn_poker()", "CFR", "{}", 0, 10, None, 0.5,
+            "nash_conv", 0.25)
+  store.append([row])
+  store.append([row])
+  assert not synced
+  store.save_checkpoint({"iteration": 10, "solver_seconds": 0.5,
+                         "solver_state": {}})
+  rows_file = str(store.rows_path.resolve())
+  assert synced and synced[0] == rows_file
+  synced.clear()
+  store.mark_done()
+  assert synced[0] == rows_file
+  assert store.is_done() and len(store.read().rows) == 2

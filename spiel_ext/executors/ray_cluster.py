@@ -60,8 +60,10 @@ class RayExecutor:
     if self._address:
       self._ray.init(address=self._address, log_to_driver=False)
     else:
-      self._ray.init(num_cpus=self._num_cpus, include_dashboard=False,
-                     log_to_driver=False)
+      # A new local instance, even where a cluster is running (joining one
+      # takes --ray_address).
+      self._ray.init(address="local", num_cpus=self._num_cpus,
+                     include_dashboard=False, log_to_driver=False)
 
   def run(self, jobs: list[Job], output_dir: str | Path, checkpoint_every: int,
           on_iterations: Callable[[str, int], None],
