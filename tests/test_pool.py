@@ -110,7 +110,9 @@ def test_measured_seconds_per_iteration_and_their_fallbacks(monkeypatch):
   assert costs.seconds_per_iteration(_unit("leduc_poker()", "CFR")) == 2e-3
   # The same game and algorithm measured in another experiment.
   assert costs.seconds_per_iteration(_unit("kuhn_poker()", "XFP")) == 5e-5
-  assert (costs.seconds_per_iteration(_unit("kuhn_poker()", "CFR")) ==
+  # Another algorithm on the same game: the median of those measured.
+  assert costs.seconds_per_iteration(_unit("kuhn_poker()", "CFR")) == 5e-5
+  assert (costs.seconds_per_iteration(_unit("goofspiel()", "CFR")) ==
           costs.UNMEASURED_SECONDS_PER_ITERATION)
 
 

@@ -26,7 +26,8 @@ UNMEASURED_SECONDS_PER_ITERATION = 1e-3
 def seconds_per_iteration(unit: WorkUnit) -> float:
   """The measured seconds of one of ``unit``'s iterations, evaluation
   included: of its experiment, game and algorithm; else of the same game
-  and algorithm in another experiment; else
+  and algorithm in another experiment; else the median over the
+  algorithms measured on its game; else
   :data:`UNMEASURED_SECONDS_PER_ITERATION`.
 
   Args:
@@ -42,6 +43,11 @@ def seconds_per_iteration(unit: WorkUnit) -> float:
   for table in SECONDS_PER_ITERATION.values():
     if key in table:
       return table[key]
+  same_game = sorted(seconds for table in SECONDS_PER_ITERATION.values()
+                     for measured, seconds in table.items()
+                     if measured.split("|", 1)[0] == unit.game)
+  if same_game:
+    return same_game[len(same_game) // 2]
   return UNMEASURED_SECONDS_PER_ITERATION
 
 
