@@ -44,59 +44,35 @@ from spiel_ext.engine import CHANCE, GameTree
 
 
 @numba.njit(cache=True)
-def _not_one(indices, counts):
-  """The positions k of ``indices`` whose count is not 1 (in order)."""
-  found = np.empty(indices.shape[0], dtype=np.int64)
-  size = 0
-  for k in range(indices.shape[0]):
-    if counts[indices[k]] != 1.0:
-      found[size] = k
-      size += 1
-  return found[:size]
-
-
-@numba.njit(cache=True)
-def _chance_gammas(rng, counted, weights, counts):
-  """Gamma(count) (numpy's ``standard_gamma`` of the Generator ``rng``, as
-  numba runs it) at each of the chance children's positions ``counted``,
-  into ``weights``."""
-  for k in counted:
-    weights[k] = rng.standard_gamma(counts[k])
-
-
-@numba.njit(cache=True)
-def _terminal_gammas(rng, played, terminals, wins, losses, win_probability):
-  """q = X / (X + Y) at each of the terminals' positions ``played``: X ~
-  Gamma(a) at each, then Y ~ Gamma(b) at each (as :func:`_chance_gammas`
-  draws them)."""
-  won = np.empty(played.shape[0])
-  for j in range(played.shape[0]):
-    won[j] = rng.standard_gamma(wins[terminals[played[j]]])
-  for j in range(played.shape[0]):
-    win_probability[played[j]] = won[j] / (won[j] + rng.standard_gamma(
-        losses[terminals[played[j]]]))
-
-
-@numba.njit(cache=True)
-def _beta_by_uniforms(terminals, wins, losses, uniforms):
-  """Each terminal's q ~ Beta(a, b) from its uniform U where one uniform
-  gives it (Beta(a, 1): P(q <= x) = x^a, so q = U^(1/a), which is U under
-  the Beta(1, 1) prior; Beta(1, b): q = 1 - U^(1/b)); returns (q, the
-  positions of the other terminals, whose q is left to the caller)."""
+def _posterior_draw(rng, children, counts, terminals, wins, losses):
+  """One posterior draw from the Generator ``rng`` (numpy's variates, as
+  numba runs them), in the order :meth:`ConjugatePosterior.sample_game`
+  lists; returns (the chance children's weights, the terminals' q)."""
+  weights = rng.standard_exponential(children.shape[0])
+  for k in range(children.shape[0]):
+    if counts[children[k]] != 1.0:
+      weights[k] = rng.standard_gamma(counts[children[k]])
+  uniforms = rng.random(terminals.shape[0])
   win_probability = np.empty(terminals.shape[0])
-  others = np.empty(terminals.shape[0], dtype=np.int64)
+  played = np.empty(terminals.shape[0], dtype=np.int64)
   size = 0
   for k in range(terminals.shape[0]):
     won, lost = wins[terminals[k]], losses[terminals[k]]
-    if lost == 1.0:
+    if lost == 1.0:  # Beta(a, 1): P(q <= x) = x^a.
       win_probability[k] = (uniforms[k] if won == 1.0 else
                             uniforms[k] ** (1.0 / won))
-    elif won == 1.0:
+    elif won == 1.0:  # Beta(1, b): P(1 - q <= x) = x^b.
       win_probability[k] = 1.0 - uniforms[k] ** (1.0 / lost)
     else:
-      others[size] = k
+      played[size] = k
       size += 1
-  return win_probability, others[:size]
+  drawn = np.empty(size)
+  for j in range(size):
+    drawn[j] = rng.standard_gamma(wins[terminals[played[j]]])
+  for j in range(size):
+    win_probability[played[j]] = drawn[j] / (drawn[j] + rng.standard_gamma(
+        losses[terminals[played[j]]]))
+  return weights, win_probability
 
 
 @numba.njit(cache=True)
@@ -456,16 +432,9 @@ class ConjugatePosterior:
     Raises:
       ValueError: as :meth:`mean_game`.
     """
-    children, terminals = self._chance_children, self.tree.terminals
-    weights = rng.standard_exponential(children.shape[0])
-    counted = _not_one(children, self.chance_counts)
-    if counted.shape[0]:
-      _chance_gammas(rng, counted, weights, self.chance_counts[children])
-    win_probability, played = _beta_by_uniforms(
-        terminals, self.wins, self.losses, rng.random(terminals.shape[0]))
-    if played.shape[0]:
-      _terminal_gammas(rng, played, terminals, self.wins, self.losses,
-                       win_probability)
+    weights, win_probability = _posterior_draw(
+        rng, self._chance_children, self.chance_counts, self.tree.terminals,
+        self.wins, self.losses)
     return self._game(weights, win_probability, terminal_bonus)
 
   # ---------------------------------------------------- information gain
