@@ -99,6 +99,14 @@ def _fill_model(chance_children, chance_parent, chance_weights, terminals,
 
 
 @numba.njit(cache=True)
+def _count_chance(path, chance_child, chance_counts):
+  """chance_counts[h] += 1 at each chance child h on ``path``."""
+  for h in path:
+    if chance_child[h]:
+      chance_counts[h] += 1.0
+
+
+@numba.njit(cache=True)
 def _touched(paths, is_terminal, chance_child, parent, chance_parent):
   """The terminals on ``paths`` and every chance child whose node has a
   child on them, each in ascending order (what the episodes changed)."""
@@ -313,8 +321,7 @@ class ConjugatePosterior:
       ValueError: the last history is not a terminal.
     """
     path = np.asarray(histories, dtype=np.int64)
-    seen = path[self._chance_child[path]]
-    np.add.at(self.chance_counts, seen, 1.0)
+    _count_chance(path, self._chance_child, self.chance_counts)
     terminal = int(path[-1])
     if not self.tree.is_terminal[terminal]:
       raise ValueError(f"an episode ends at a terminal history; history "
