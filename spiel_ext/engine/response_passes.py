@@ -103,9 +103,10 @@ def both_best_responses(view: ViewLike, policy: np.ndarray
   if tree.num_players != 2:
     raise ValueError(f"both_best_responses needs a two-player game; "
                      f"{tree.game_string} has {tree.num_players} players.")
-  others = forward_both_others(
+  # np.take: numpy's fancy indexing of rows took 10x longer.
+  others = np.take(forward_both_others(
       tree.parent, tree.parent_slot, tree.edge_policy_index,
-      view.chance_prob, policy_array(tree, policy))[tree.terminals]
+      view.chance_prob, policy_array(tree, policy)), tree.terminals, axis=0)
   return [kernels.best_response(
       tree.terminals, tree.infoset, view.utility,
       np.ascontiguousarray(others[:, player]), player,
