@@ -156,7 +156,8 @@ def main(argv):
   for name in names:
     totals, per_iteration = _experiment_costs(name, output_dir, workers)
     experiment_seconds.setdefault(name, {})[scale] = totals
-    if scale == "paper" or name not in seconds_per_iteration:
+    # Paper-scale rates stand until a new paper-scale measurement.
+    if scale == "paper" or "paper" not in experiment_seconds[name]:
       seconds_per_iteration[name] = per_iteration
     for key in pooled:
       pooled[key] += totals[key]
