@@ -18,6 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from spiel_ext.engine.passes import numpy_sum
+
 __all__ = ["add_to_average_model", "average_model_game", "gathered_median",
            "median", "scaled_by_mean", "shift_utility",
            "shift_utility_scaled", "utility_difference"]
@@ -54,29 +56,6 @@ def gathered_median(values, indices):
 
 
 @numba.njit(cache=True)
-def _numpy_sum(values):
-  """``values.sum()`` with numpy's order of additions (its pairwise sum of
-  a contiguous array: one accumulator below 8 values, else 8 of them, up
-  to 128 values)."""
-  n = values.shape[0]
-  if n < 8:
-    total = 0.0
-    for k in range(n):
-      total += values[k]
-    return total
-  lanes = values[:8].copy()
-  stop = n - n % 8
-  for k in range(8, stop, 8):
-    for lane in range(8):
-      lanes[lane] += values[k + lane]
-  total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
-      (lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
-  for k in range(stop, n):
-    total += values[k]
-  return total
-
-
-@numba.njit(cache=True)
 def scaled_by_mean(values, window):
   """``values / np.mean(window)`` if that mean is > 0, else ``values``.
 
@@ -88,7 +67,7 @@ def scaled_by_mean(values, window):
   Returns:
     A new array, or ``values`` itself when the mean is not > 0.
   """
-  scale = _numpy_sum(window) / window.shape[0]
+  scale = numpy_sum(window) / window.shape[0]
   return values / scale if scale > 0 else values
 
 

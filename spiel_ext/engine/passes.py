@@ -408,3 +408,26 @@ def sample_chance_outcomes(node_player, start, members, chance_prob,
       out[members[j]] = 0.0
     out[chosen] = 1.0
     k += 1
+
+
+@jit
+def numpy_sum(values):
+  """``values.sum()`` with numpy's order of additions (its pairwise sum of
+  a contiguous array: one accumulator below 8 values, else 8 of them, up
+  to 128 values)."""
+  n = values.shape[0]
+  if n < 8:
+    total = 0.0
+    for k in range(n):
+      total += values[k]
+    return total
+  lanes = values[:8].copy()
+  stop = n - n % 8
+  for k in range(8, stop, 8):
+    for lane in range(8):
+      lanes[lane] += values[k + lane]
+  total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
+      (lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+  for k in range(stop, n):
+    total += values[k]
+  return total

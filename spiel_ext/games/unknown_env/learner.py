@@ -20,6 +20,7 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.engine import CHANCE, TERMINAL, GameTree, check_strategy
+from spiel_ext.engine.passes import numpy_sum
 from spiel_ext.games.common import check_integer
 from spiel_ext.games.unknown_env.hidden import HiddenParameters
 from spiel_ext.games.unknown_env.params import true_game_string
@@ -175,29 +176,6 @@ def _episode_sampler(tree: GameTree, hidden: HiddenParameters):
 
 
 @numba.njit(cache=True)
-def _numpy_sum(values):
-  """``values.sum()`` with numpy's order of additions (its pairwise sum of
-  a contiguous array: one accumulator below 8 values, else 8 of them, up
-  to 128 values)."""
-  n = values.shape[0]
-  if n < 8:
-    total = 0.0
-    for k in range(n):
-      total += values[k]
-    return total
-  lanes = values[:8].copy()
-  stop = n - n % 8
-  for k in range(8, stop, 8):
-    for lane in range(8):
-      lanes[lane] += values[k + lane]
-  total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
-      (lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
-  for k in range(stop, n):
-    total += values[k]
-  return total
-
-
-@numba.njit(cache=True)
 def _sample_episode(next_double, state, strategy, numerator, uniform,
                     node_player, infoset, action, start, members,
                     chance_prob, loss_prob):
@@ -220,7 +198,7 @@ def _sample_episode(next_double, state, strategy, numerator, uniform,
     row = infoset[h]
     total = 1.0
     if numerator and node_player[h] != CHANCE:
-      total = _numpy_sum(strategy[row])
+      total = numpy_sum(strategy[row])
     for k in range(first, stop):
       if node_player[h] == CHANCE:
         probs[k - first] = chance_prob[members[k]]
@@ -230,7 +208,7 @@ def _sample_episode(next_double, state, strategy, numerator, uniform,
         probs[k - first] = strategy[row, action[members[k]]] / total
       else:
         probs[k - first] = strategy[row, action[members[k]]]
-    cdf = np.cumsum(probs / _numpy_sum(probs))
+    cdf = np.cumsum(probs / numpy_sum(probs))
     cdf /= cdf[-1]
     drawn = next_double(state)
     chosen = 0
