@@ -106,7 +106,6 @@ class Experiment:
   metrics: tuple[str, ...]
   summarize: Callable[[pd.DataFrame, Settings, Path], tuple[list[Path],
                                                           list[Path]]]
-  cost: str = ""
   claims: tuple[ClaimSpec, ...] | None = None
   choices: tuple[Choice, ...] = ()
   variants: tuple[Variant, ...] = ()

@@ -25,5 +25,4 @@ QUICKSTART = Experiment(
                 algorithms=QUICKSTART_ORDER,
                 iteration_caps=((OPENSPIEL_CFR, 300),)),
     metrics=("nash_conv",),
-    summarize=summarize_quickstart,
-    cost="quick: under a minute; paper: about 15 minutes")
+    summarize=summarize_quickstart)

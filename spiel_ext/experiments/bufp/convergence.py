@@ -77,9 +77,6 @@ BUFP_CONVERGENCE = Experiment(
     summarize=functools.partial(
         summarize_convergence, order=settings.CONVERGENCE_ALGORITHMS,
         dashed=settings.DASHED, dashed_prefix=settings.DASHED_PREFIX),
-    cost="quick: about a minute; paper (2 games x 9 algorithms x 30 runs x "
-         "20,000 iterations, the uniform CFR one run): about 30 minutes "
-         "with --workers=1",
     claims=(
         ClaimSpec(PAPER, "BUFP(X) converges faster in NashConv than CFR and "
                   "BUFP(EF) (Fig. 1); BUFP(EF) reaches the lowest "

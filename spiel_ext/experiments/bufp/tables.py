@@ -111,9 +111,6 @@ BUFP_TABLES = Experiment(
     summarize=functools.partial(
         summarize_tables, order=settings.TABLE_ALGORITHMS,
         variants=settings.TABLE_VARIANTS),
-    cost="quick: about 2 minutes; paper (2 rule sets, 3 seeds, 100,000 "
-         "iterations, random-start CFR capped at 20,000): about 35 minutes "
-         "with --workers=1",
     claims=(
         ClaimSpec(PAPER, "Tables 1-2 and the recovered loss % (section 5.2)",
                   "see tables", functools.partial(

@@ -74,8 +74,6 @@ GXFP_CONVERGENCE = schedule_experiment(
     runs=settings.CONVERGENCE_SEEDS,
     summarize=functools.partial(summarize_convergence,
                                 timer=time_main_solvers),
-    cost="quick: about 30 s; paper: 18 minutes with --workers=1 (2 busy "
-         "cores)",
     choices=settings.CONVERGENCE_CHOICES,
     roles=SCHEDULE_ROLES, claims=SCHEDULE_CLAIMS,
     ablations=(HEAVY_START, UNIFORM_START, INTEGER),

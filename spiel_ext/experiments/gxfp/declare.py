@@ -56,7 +56,7 @@ def schedule_experiment(name: str, description: str, *,
                         claims: Sequence[ScheduleClaim],
                         games: Sequence[tuple[str, ...]],
                         iterations: Sequence[int], runs: Sequence[int],
-                        summarize: Callable[..., Any], cost: str,
+                        summarize: Callable[..., Any],
                         choices: tuple[Choice, ...],
                         ablations: tuple[Variant, ...] = (),
                         ablation_claims: tuple[ClaimSpec, ...] = ()
@@ -76,7 +76,6 @@ def schedule_experiment(name: str, description: str, *,
       paper scale.
     summarize: the figures and tables; it takes the labels as the keyword
       ``labels``.
-    cost: how long each scale takes.
     choices: its settings table.
     ablations: the variants after the schedules' paper settings.
     ablation_claims: the claims after the schedules' ones.
@@ -93,15 +92,15 @@ def schedule_experiment(name: str, description: str, *,
   return Experiment(
       name=name, description=description, quick=quick, paper=paper,
       metrics=METRICS, summarize=functools.partial(summarize, labels=LABELS),
-      cost=cost, claims=tuple(claim.on(variant) for variant in schedules
-                              for claim in claims) + ablation_claims,
+      claims=tuple(claim.on(variant) for variant in schedules
+                   for claim in claims) + ablation_claims,
       choices=choices, variants=variants)
 
 
 def hand_experiment(name: str, description: str, *, figures: HandFigures,
                     claims: Sequence[ScheduleClaim],
                     games: Sequence[tuple[str, ...]],
-                    iterations: Sequence[int], cost: str,
+                    iterations: Sequence[int],
                     choices: tuple[Choice, ...]) -> Experiment:
   """A figure against hand strength (Fig. 1, Figs. 2-3): the roles it
   draws on each schedule, two runs of each game and algorithm at either
@@ -114,7 +113,6 @@ def hand_experiment(name: str, description: str, *, figures: HandFigures,
     claims: the claims judged on each schedule, schedule by schedule.
     games: the games of the quick and of the paper scale.
     iterations: the iterations of the quick and of the paper scale.
-    cost: how long each scale takes.
     choices: its settings table.
 
   Returns:
@@ -124,4 +122,4 @@ def hand_experiment(name: str, description: str, *, figures: HandFigures,
       name, description, roles=figures.roles(LABELS), claims=claims,
       games=games, iterations=iterations, runs=(2, 2),
       summarize=functools.partial(summarize_hands, figures=figures),
-      cost=cost, choices=choices)
+      choices=choices)

@@ -38,7 +38,5 @@ GXFP_VNM_ASYMMETRIC = hand_experiment(
     games=[tuple(vnm_game(n, "asymmetric") for n in hands)
            for hands in settings.ASYMMETRIC_HANDS],
     iterations=settings.ASYMMETRIC_ITERATIONS,
-    cost="quick: about 1 minute; paper: 9 minutes with --workers=1 (2 "
-         "busy cores)",
     choices=settings.ASYMMETRIC_CHOICES,
     figures=ASYMMETRIC, claims=CLAIMS)

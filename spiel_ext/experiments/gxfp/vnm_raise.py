@@ -34,7 +34,5 @@ GXFP_VNM_RAISE = hand_experiment(
     "perturbed XFP vs GXFP, continuous thresholds, on each update schedule",
     games=[(vnm_game(hands, "raise"),) for hands in settings.RAISE_HANDS],
     iterations=settings.RAISE_ITERATIONS,
-    cost="quick: about 30 s; paper: 18 minutes with --workers=1 (2 busy "
-         "cores)",
     choices=settings.RAISE_CHOICES,
     figures=RAISE, claims=CLAIMS)

@@ -62,9 +62,6 @@ SOLVER_LEAGUE = Experiment(
         summarize_league, order=LEAGUE_ORDER, labels=LABELS,
         applicability=applicability, mmd=(MMD_LAST, MMD_AVERAGE),
         dashed=(CPP_CFR_PLUS,)),
-    cost="quick: about a minute with --workers=2; paper: about 35 minutes "
-         "with --workers=2 (estimated from the quick scale's seconds per "
-         "iteration)",
     claims=(
         ClaimSpec(_FARINA, "PCFR+ beats CFR+, DCFR and LCFR on most games "
                   "(final NashConv below all three)", "qualitative",

@@ -46,7 +46,6 @@ PREF_CFR_KUHN_ALPHA = Experiment(
                 algorithms=tuple(v.algorithms[0] for v in VARIANTS)),
     metrics=("nash_conv", "kuhn_alpha"),
     summarize=functools.partial(summarize_alpha, variants=VARIANTS),
-    cost="quick: about 30 s; paper: about 10 minutes with --workers=2",
     claims=(ClaimSpec(
         PAPER, "CFR from any initial strategy converges to alpha = 0.2 on "
         "Kuhn poker (Fig. 3)", PAPER_ALPHA_RUNS,

@@ -66,7 +66,6 @@ PREF_CFR_KUHN_SETTINGS_EXPERIMENT = Experiment(
                 algorithms=SIMULTANEOUS + ALTERNATING),
     metrics=("nash_conv", "kuhn_alpha"),
     summarize=functools.partial(summarize_settings, variants=VARIANTS),
-    cost="quick: about 30 s; paper: about 10 minutes with --workers=2",
     claims=tuple(spec for variant in VARIANTS for spec in _claims(variant)),
     choices=KUHN_SETTINGS_CHOICES,
     variants=VARIANTS)

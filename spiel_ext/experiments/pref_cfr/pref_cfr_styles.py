@@ -68,8 +68,6 @@ PREF_CFR_STYLES = Experiment(
     metrics=("nash_conv",),
     summarize=functools.partial(summarize_styles, variants=VARIANTS,
                                 analysed=_ANALYSED, names=game_names),
-    cost="quick: about 4 minutes from cold caches; paper: about an hour "
-         "with --workers=2 (Leduc 3p is most of it)",
     claims=tuple(spec for variant in (*VARIANTS, None)
                  for spec in style_claims(variant, VARIANTS, _ANALYSED)),
     choices=STYLE_CHOICES,

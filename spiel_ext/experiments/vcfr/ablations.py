@@ -29,7 +29,6 @@ VCFR_ABLATIONS = comparison(
     "vcfr_ablations",
     "VCFR Figs. 5-6: VDCFR vs Naive-DCFR, VFSP vs FSP (both readings of "
     "each) on unknown Kuhn, Leduc(4), Leduc(5)", ABLATIONS,
-    cost="quick: about 2 minutes; paper: about 40 minutes with --workers=2",
     claims=(
         _pair("VDCFR", "Naive-DCFR", "The information gain helps DCFR (Fig. "
               "5): VDCFR vs Naive-DCFR, which differ only in the bonus "

@@ -42,7 +42,7 @@ def noise_floor(learner: str, setting: str) -> ClaimSpec:
 
 
 def comparison(name: str, description: str, algorithms: tuple[str, ...], *,
-               cost: str, claims: tuple[ClaimSpec, ...],
+               claims: tuple[ClaimSpec, ...],
                choices: tuple[Choice, ...],
                variants: tuple[Variant, ...]) -> Experiment:
   """A comparison of learners on unknown Kuhn, Leduc(4) and Leduc(5).
@@ -52,7 +52,6 @@ def comparison(name: str, description: str, algorithms: tuple[str, ...], *,
     description: what it runs, in a line.
     algorithms: the learners, in the order the figures and tables list
       them.
-    cost: how long each scale takes.
     claims: the paper's claims it judges.
     choices: its settings table.
     variants: the paper settings and ablations it runs.
@@ -68,5 +67,5 @@ def comparison(name: str, description: str, algorithms: tuple[str, ...], *,
       paper=Scale(iterations=20_000, seeds=1, games=settings.PAPER_GAMES,
                   algorithms=algorithms),
       metrics=("nash_conv",),
-      summarize=functools.partial(summarize, order=algorithms), cost=cost,
+      summarize=functools.partial(summarize, order=algorithms),
       claims=claims, choices=choices, variants=variants)

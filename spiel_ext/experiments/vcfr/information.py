@@ -81,9 +81,6 @@ VCFR_INFORMATION = Experiment(
                                      for name in NETWORKS)),
     metrics=("nash_conv",),
     summarize=functools.partial(summarize_information, order=INFORMATION),
-    cost="quick: about 2 minutes; paper (Leduc(4), 5 environments, 20,000 "
-         "iterations, the networks' runs capped at 500): about 40 minutes "
-         "with --workers=2",
     claims=AUTHORS_LOGS + (
         _pair("VCFR", "Naive-CFR", "The bonus helps the paper's Algorithm "
               "1: VCFR vs its no-bonus twin (the same draws, "

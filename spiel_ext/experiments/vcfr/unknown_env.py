@@ -59,8 +59,6 @@ VCFR_UNKNOWN_ENV = comparison(
     "VCFR Figs. 3-4: NashConv vs episodes for VCFR (Algorithm 1), PSRLCFR, "
     "FSP, MCCFR-OS, Naive-CFR, Random (both readings of FSP and Naive) on "
     "unknown Kuhn, Leduc(4), Leduc(5)", MAIN,
-    cost="quick: about 2 minutes; paper (3 games x 5 environments x 9 "
-         "learners x 20,000 iterations): about 45 minutes with --workers=2",
     claims=CLAIMS,
     choices=settings.SHARED + (settings.NAIVE, settings.PSRL_EXPLORATION,
                                settings.FSP),
