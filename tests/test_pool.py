@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from absl import flags
 
+from spiel_ext import cli
 from spiel_ext.engine import threads
 from spiel_ext.executors import local
 from spiel_ext.executors.progress import ProgressLines
@@ -179,3 +181,19 @@ def test_rows_reach_the_disk_before_a_checkpoint_records_them(tmp_path,
   store.mark_done()
   assert synced[0] == rows_file
   assert store.is_done() and len(store.read().rows) == 2
+
+
+def _plan(*argv):
+  flag_values = flags.FlagValues()
+  cli.define_flags(flag_values)
+  flag_values(["spiel-ext", *argv])
+  return [name for name, _ in cli.plan(flag_values)]
+
+
+def test_all_expands_in_place_without_repeats():
+  assert _plan("--experiment=all") == list(REPRODUCTION)
+  assert _plan("--experiment=solver_league,all") == ["solver_league",
+                                                     *REPRODUCTION]
+  # A name also given is kept where it was given, and not run twice.
+  assert _plan("--experiment=bufp_tables,all") == ["bufp_tables", *[
+      name for name in REPRODUCTION if name != "bufp_tables"]]
