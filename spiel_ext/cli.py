@@ -215,11 +215,12 @@ def plan(flag_values=FLAGS) -> list:
   from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION, settings_for  # pylint: disable=g-import-not-at-top
   names = flag_values.experiment
   _check_experiment_names(names, flag_values.output_dir, EXPERIMENTS)
+  expanded = []
   if "all" in names:  # In its place, leaving out what is also named.
     at = names.index("all")
     rest = names[:at] + names[at + 1:]
-    names = (names[:at] + [name for name in REPRODUCTION if name not in rest]
-             + names[at + 1:])
+    expanded = [name for name in REPRODUCTION if name not in rest]
+    names = names[:at] + expanded + names[at + 1:]
   if names == ["report"]:
     _check_report_path(flag_values.report_path, flag_values.output_dir)
     return []
@@ -233,11 +234,30 @@ def plan(flag_values=FLAGS) -> list:
     return [(name, settings_for(
         EXPERIMENTS[name], flag_values.scale,
         iterations=flag_values.iterations, seeds=flag_values.seeds,
-        games=flag_values.games, algorithms=flag_values.algorithms,
+        games=flag_values.games,
+        algorithms=(_installed_algorithms(EXPERIMENTS[name], flag_values.scale)
+                    if name in expanded and flag_values.algorithms is None
+                    else flag_values.algorithms),
         eval_every=flag_values.eval_every, first_seed=flag_values.seed))
             for name in names]
   except (ValueError, ImportError) as error:
     _fail(_flag_names(str(error)))
+
+
+def _installed_algorithms(experiment, scale: str) -> list[str] | None:
+  """For an experiment of --experiment=all: None (all its algorithms) when
+  every one's optional extra is installed, else the others, with a warning
+  naming those left out and the extra they need."""
+  from spiel_ext.experiments.entries import missing_extras  # pylint: disable=g-import-not-at-top
+  algorithms = list(getattr(experiment, scale).algorithms)
+  missing = missing_extras(algorithms)
+  if not missing:
+    return None
+  extras = sorted(set(missing.values()))
+  logging.warning("%s: leaving out %s (needs the optional extra %s: pip "
+                  "install -e \".[%s]\")", experiment.name,
+                  ", ".join(missing), " and ".join(extras), ",".join(extras))
+  return [name for name in algorithms if name not in missing]
 
 
 def _check_experiment_names(names: list[str], output_dir: str,

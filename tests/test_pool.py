@@ -2,6 +2,7 @@
 rows as each experiment run alone, resumable after kill -9, each unit's
 time recorded, progress weighed by measured cost."""
 
+import importlib.util
 import io
 import json
 import os
@@ -197,3 +198,33 @@ def test_all_expands_in_place_without_repeats():
   # A name also given is kept where it was given, and not run twice.
   assert _plan("--experiment=bufp_tables,all") == ["bufp_tables", *[
       name for name in REPRODUCTION if name != "bufp_tables"]]
+
+
+def test_all_leaves_out_what_needs_a_missing_extra(monkeypatch, caplog):
+  """A newcomer without the bnn extra can run --experiment=all: the
+  network learners are left out, with a warning naming them and the
+  extra; named alone, the experiment still refuses them."""
+  real_find_spec = importlib.util.find_spec
+  monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: (
+      None if name == "torch" else real_find_spec(name, *args)))
+  flag_values = flags.FlagValues()
+  cli.define_flags(flag_values)
+  flag_values(["spiel-ext", "--experiment=all", "--scale=paper"])
+  plans = dict(cli.plan(flag_values))
+  information = plans["vcfr_information"].algorithms
+  assert "VCFR" in information
+  assert not {"VCFR-BNN", "VCFR-BNN (authors' KL)"} & set(information)
+  assert "VCFR-BNN" in caplog.text and "bnn" in caplog.text
+  # Experiments that need no extra keep their default settings.
+  assert plans["quickstart"] == dict(_plans("--experiment=quickstart",
+                                            "--scale=paper"))[
+      "quickstart"]
+  with pytest.raises(SystemExit, match="needs the optional extra 'bnn'"):
+    _plans("--experiment=vcfr_information", "--scale=paper")
+
+
+def _plans(*argv):
+  flag_values = flags.FlagValues()
+  cli.define_flags(flag_values)
+  flag_values(["spiel-ext", *argv])
+  return cli.plan(flag_values)

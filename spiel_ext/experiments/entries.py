@@ -225,14 +225,32 @@ def check_algorithms(names: Iterable[str]) -> None:
   if unknown:
     raise ValueError(f"unknown algorithm(s) {unknown}; accepted: "
                      f"{sorted(ALGORITHMS)}.")
+  missing = missing_extras(names)
+  if missing:
+    name, extra = next(iter(missing.items()))
+    raise ImportError(
+        f"algorithm {name!r} needs the optional extra {extra!r} "
+        f"({_EXTRA_MODULES[extra]}): pip install -e \".[{extra}]\" (or "
+        f"pip install \"spiel-ext[{extra}]\"), or leave it out with "
+        "--algorithms.")
+
+
+def missing_extras(names: Iterable[str]) -> dict[str, str]:
+  """The registered algorithms among ``names`` whose optional extra is not
+  installed.
+
+  Args:
+    names: algorithm ids (registered ones).
+
+  Returns:
+    {algorithm id: the extra it needs}, in the order of ``names``.
+  """
+  missing = {}
   for name in names:
     extra = ALGORITHMS[name].extra
     if extra and importlib.util.find_spec(_EXTRA_MODULES[extra]) is None:
-      raise ImportError(
-          f"algorithm {name!r} needs the optional extra {extra!r} "
-          f"({_EXTRA_MODULES[extra]}): pip install -e \".[{extra}]\" (or "
-          f"pip install \"spiel-ext[{extra}]\"), or leave it out with "
-          "--algorithms.")
+      missing[name] = extra
+  return missing
 
 
 class LastIterate:
