@@ -100,6 +100,8 @@ def test_passes_match_naive_recursion(game_name):
   own, others = tree.infoset_reach(tree.reach(strategy))
   np.testing.assert_allclose(own, own_reach, atol=1e-12)
   assert np.all(others >= 0)
+  # The infoset-level product gives the history pass's bits.
+  np.testing.assert_array_equal(tree.own_reach(strategy), own)
 
 
 def test_python_registered_game_compiles_like_its_cpp_twin():
@@ -121,6 +123,9 @@ def test_imperfect_recall_strings_are_flagged_not_refused():
   tree = compile_game(game)
   assert not tree.perfect_recall
   assert compile_game("leduc_poker").perfect_recall
+  strategy = random_strategy(tree, np.random.default_rng(3))
+  np.testing.assert_array_equal(
+      tree.own_reach(strategy), tree.infoset_reach(tree.reach(strategy))[0])
 
 
 def test_disk_cache_round_trip_and_corruption(_isolated_cache):

@@ -19,6 +19,7 @@ from absl import flags
 from spiel_ext import cli
 from spiel_ext.engine import threads
 from spiel_ext.executors import local
+from spiel_ext.executors import progress
 from spiel_ext.executors.progress import ProgressLines
 from spiel_ext.executors.units import WorkUnit
 from spiel_ext.experiments import EXPERIMENTS, REPRODUCTION, costs
@@ -138,6 +139,20 @@ def test_progress_weighs_iterations_by_their_cost():
   last = stream.getvalue().splitlines()[-1]
   assert last.startswith("pool: 100% (200/200 iterations)")
   assert "about 0 s left" in last
+
+
+def test_work_found_done_counts_in_the_share_but_not_the_rate(monkeypatch):
+  """A resumed run that finds 80% of the work done and does 10% in 100 s
+  has 100 s of work left at that rate, not 11 s."""
+  clock = iter([0.0, 0.0, 100.0])  # Start, resumed line, then 10% later.
+  monkeypatch.setattr(progress.time, "perf_counter", lambda: next(clock))
+  stream = io.StringIO()
+  lines = ProgressLines("pool", 100, stream, total_work=100.0)
+  lines.update(80, 80.0, resumed=True)
+  lines.update(10, 10.0)
+  last = stream.getvalue().splitlines()[-1]
+  assert last.startswith("pool: 90% (90/100 iterations), 0 it/s")
+  assert "about 1 min 40 s left" in last
 
 
 class _Running:

@@ -147,8 +147,7 @@ class PosteriorFSPLearner(EpisodeLearner):
     self._schedule.play(
         [profile] * 2, self._rng,
         (self.environment_model.observe, self.placement.observe))
-    own, _ = self.rules.infoset_reach(self.rules.reach(profile))
-    self.cumulative_policy += own[:, None] * profile
+    self.cumulative_policy += self.rules.own_reach(profile)[:, None] * profile
     self._iteration += 1
 
 

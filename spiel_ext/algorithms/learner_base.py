@@ -213,7 +213,10 @@ class EpisodeLearner(Contract):
     totals = self.cumulative_policy.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
       average = self.cumulative_policy / totals
-    return np.where(totals > 0, average, self.rules.uniform_policy())
+    empty = ~(totals > 0)
+    if empty.any():
+      return np.where(empty, self.rules.uniform_policy(), average)
+    return average
 
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the strategy the learner plays now (each

@@ -70,6 +70,7 @@ class PassMethods:
   counterfactual_values = regret_passes.counterfactual_values
   player_counterfactual_values = regret_passes.player_counterfactual_values
   infoset_reach = regret_passes.infoset_reach
+  own_reach = regret_passes.own_reach
   # response_passes
   best_response = response_passes.best_response
   weighted_best_response = response_passes.weighted_best_response

@@ -28,7 +28,8 @@ from spiel_ext.engine.inputs import (ViewLike, check_player, float_array,
 # bits.
 
 __all__ = ["PlayerPass", "counterfactual_values", "edge_weights",
-           "forward_others", "infoset_reach", "player_counterfactual_values",
+           "forward_others", "infoset_reach", "own_reach",
+           "player_counterfactual_values",
            "reach", "root_values", "terminal_reaches", "values",
            "values_of_weights"]
 
@@ -282,6 +283,28 @@ def infoset_reach(view: ViewLike,
                                 tree.num_infosets)
   return block_passes.infoset_reach(tree.infoset_player,
                                     *tree.infoset_histories, reach)
+
+
+def own_reach(view: ViewLike, policy: np.ndarray) -> np.ndarray:
+  """Each infoset's own reach x_i(I) by its acting player under
+  ``policy``: ``infoset_reach(view, reach(view, policy))[0]``, computed
+  on the infosets alone (a product along the player's own sequence) when
+  the game has perfect recall.
+
+  Args:
+    view: the game.
+    policy: a [infosets, actions] array.
+
+  Returns:
+    [infosets] own reach.
+  """
+  tree = view.tree
+  policy = policy_array(tree, policy)
+  if not tree.perfect_recall:
+    return infoset_reach(view, reach(view, policy))[0]
+  return np.concatenate([
+      passes.own_reach_of_infosets(tree.own_sequence, policy, rows.start,
+                                   rows.stop) for rows in tree.player_rows])
 
 
 def forward_others(view: ViewLike, policy: np.ndarray,

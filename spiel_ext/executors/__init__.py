@@ -79,8 +79,9 @@ def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
                 for job in jobs) if seconds_per_iteration else None))
   try:
     executor.run(jobs, output_dir, checkpoint_every,
-                 on_iterations=lambda unit_id, count: iterations.update(
-                     count, count * weights[unit_id]),
+                 on_iterations=lambda unit_id, count, resumed=False: (
+                     iterations.update(count, count * weights[unit_id],
+                                       resumed)),
                  on_unit_done=lambda _: units.update(1))
   finally:
     iterations.close()

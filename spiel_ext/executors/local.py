@@ -107,7 +107,7 @@ class _StoreSink:
 
 
 def run_job(job: Job, output_dir: str, checkpoint_every: int,
-            progress: Callable[[int], None] | None,
+            progress: Callable[..., None] | None,
             runner_pid: int | None = None) -> str:
   """Runs (or resumes) one unit to the end; returns its id. In a worker,
   ``runner_pid`` is the runner's: the worker writes only while it lives."""
@@ -116,11 +116,11 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
   done, checkpoint = resume_point(store, job.unit.iterations)
   if done:
     if progress is not None:
-      progress(job.unit.iterations)
+      progress(job.unit.iterations, True)
     return job.unit.unit_id
   start = 0 if checkpoint is None else checkpoint.iteration
   if progress is not None and start:
-    progress(start)
+    progress(start, True)
   sink = _StoreSink(store, progress, runner_pid)
   for end in chunk_ends(start, job.unit.iterations,
                         job.checkpoint_interval(checkpoint_every)):
@@ -136,8 +136,8 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
 
 def _run_in_worker(job: Job, output_dir: str, checkpoint_every: int,
                    progress_queue, runner_pid: int) -> str:
-  def progress(count: int) -> None:
-    progress_queue.put((job.unit.unit_id, count))
+  def progress(count: int, resumed: bool = False) -> None:
+    progress_queue.put((job.unit.unit_id, count, resumed))
   return run_job(job, output_dir, checkpoint_every, progress, runner_pid)
 
 
@@ -149,7 +149,7 @@ class LocalExecutor:
     self.workers = workers
 
   def run(self, jobs: list[Job], output_dir: str | Path, checkpoint_every: int,
-          on_iterations: Callable[[str, int], None],
+          on_iterations: Callable[..., None],
           on_unit_done: Callable[[str], None]) -> None:
     """Runs every job, in the order given, to its end.
 
@@ -159,7 +159,7 @@ class LocalExecutor:
       output_dir: the folder their run folders are in.
       checkpoint_every: iterations between checkpoints.
       on_iterations: called with (unit id, iterations done since its last
-        call).
+        call, True for iterations found done on disk).
       on_unit_done: called with the unit id when a unit finishes.
     """
     output_dir = str(output_dir)
@@ -178,10 +178,10 @@ class LocalExecutor:
       def drain() -> None:
         while not finished.is_set() or not progress_queue.empty():
           try:
-            unit_id, count = progress_queue.get(timeout=0.1)
+            unit_id, count, resumed = progress_queue.get(timeout=0.1)
           except queue.Empty:
             continue
-          on_iterations(unit_id, count)
+          on_iterations(unit_id, count, resumed)
 
       drainer = threading.Thread(target=drain, daemon=True)
       drainer.start()

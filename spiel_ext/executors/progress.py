@@ -20,7 +20,8 @@ class ProgressLines:
   The work is the iterations, or each unit's iterations weighted by what
   one costs (``total_work`` and the ``work`` of :meth:`update`): the share
   done and the time left are read from the work, so that a unit of costly
-  iterations counts for what it costs.
+  iterations counts for what it costs. Work a resumed run finds done
+  (``resumed``) counts in the share but not in the rate.
   """
 
   def __init__(self, label: str, total: int, stream: TextIO | None = None,
@@ -33,13 +34,21 @@ class ProgressLines:
     self.steps = steps
     self.done = 0
     self.work = 0.0
+    self.resumed_iterations = 0
+    self.resumed_work = 0.0
     self._next_step = 1
     self._start = time.perf_counter()
 
-  def update(self, count: int, work: float | None = None) -> None:
-    """Adds ``count`` iterations done, worth ``work`` (default: count)."""
+  def update(self, count: int, work: float | None = None,
+             resumed: bool = False) -> None:
+    """Adds ``count`` iterations done, worth ``work`` (default: count);
+    ``resumed``: done before this run (found on disk)."""
+    amount = count if work is None else work
     self.done += count
-    self.work += count if work is None else work
+    self.work += amount
+    if resumed:
+      self.resumed_iterations += count
+      self.resumed_work += amount
     # The last iteration ends the work whatever the sums' rounding.
     share = 1.0 if self.done >= self.total else self.work / self.total_work
     reached = min(int(share * self.steps), self.steps)
@@ -49,9 +58,11 @@ class ProgressLines:
 
   def _write(self, share: float) -> None:
     elapsed = time.perf_counter() - self._start
-    rate = self.done / elapsed if elapsed > 0 else 0.0
-    left = (elapsed * (1.0 - share) / share if share > 0 and elapsed > 0
-            else float("nan"))
+    rate = (self.done - self.resumed_iterations) / elapsed if (
+        elapsed > 0) else 0.0
+    new_work = self.work - self.resumed_work
+    left = (elapsed * self.total_work * (1.0 - share) / new_work
+            if new_work > 0 and elapsed > 0 else float("nan"))
     stream = self.stream or sys.stderr
     print(f"{self.label}: {int(100 * min(share, 1.0))}% "
           f"({self.done:,}/{self.total:,} iterations), {rate:,.0f} it/s, "
@@ -68,8 +79,17 @@ class _WorkBar:
   def __init__(self, bar: tqdm):
     self.bar = bar
 
-  def update(self, count: int, work: float | None = None) -> None:
-    self.bar.update(count if work is None else work)
+  def update(self, count: int, work: float | None = None,
+             resumed: bool = False) -> None:
+    amount = count if work is None else work
+    if not resumed:
+      self.bar.update(amount)
+      return
+    # Found done on disk: moves the bar without entering tqdm's rate.
+    self.bar.initial += amount
+    self.bar.n += amount
+    self.bar.last_print_n += amount
+    self.bar.refresh()
 
   def close(self) -> None:
     self.bar.close()
@@ -89,8 +109,9 @@ def _duration(seconds: float) -> str:
 
 
 class _Silent:
-  def update(self, count: int, work: float | None = None) -> None:
-    del count, work
+  def update(self, count: int, work: float | None = None,
+             resumed: bool = False) -> None:
+    del count, work, resumed
 
   def close(self) -> None:
     pass
@@ -100,7 +121,8 @@ def progress_reporters(label: str, units: int, iterations: int, quiet: bool,
                        stream: TextIO | None = None,
                        work: float | None = None):
   """(units, iterations) progress reporters, each with ``update(count)``
-  (the iterations' also takes the ``work`` they are worth) and
+  (the iterations' also takes the ``work`` they are worth and whether
+  they were ``resumed``, found done on disk) and
   ``close()``: bars when ``stream`` (standard error by default) is a
   terminal, lines at each tenth of the work otherwise, nothing when
   ``quiet``. ``work`` is the total work, when iterations are weighted by

@@ -66,7 +66,7 @@ class RayExecutor:
                      include_dashboard=False, log_to_driver=False)
 
   def run(self, jobs: list[Job], output_dir: str | Path, checkpoint_every: int,
-          on_iterations: Callable[[str, int], None],
+          on_iterations: Callable[..., None],
           on_unit_done: Callable[[str], None]) -> None:
     self._connect()
     remote = self._ray.remote(_run_interval)
@@ -76,12 +76,12 @@ class RayExecutor:
       store = job.store(output_dir)
       done, checkpoint = resume_point(store, job.unit.iterations)
       if done:
-        on_iterations(job.unit.unit_id, job.unit.iterations)
+        on_iterations(job.unit.unit_id, job.unit.iterations, True)
         on_unit_done(job.unit.unit_id)
         continue
       start = 0 if checkpoint is None else checkpoint.iteration
       if start:
-        on_iterations(job.unit.unit_id, start)
+        on_iterations(job.unit.unit_id, start, True)
       plans[job.unit.unit_id] = (job, store, start)
       end = next_chunk_end(start, job.unit.iterations,
                            job.checkpoint_interval(checkpoint_every))
