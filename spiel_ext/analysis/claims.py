@@ -110,6 +110,100 @@ class Threshold:
     return "does not hold"
 
 
+# A claim about a size (a shift, a percentage, a gain, a method's own
+# number) holds only when ours reaches at least this fraction of the
+# paper's, in the paper's direction: "at least half the paper's move". The
+# same constant bounds a number that should match the paper's from both
+# sides: within a factor 1 / MAGNITUDE_FRACTION (2x) of it.
+MAGNITUDE_FRACTION = 0.5
+
+
+def _finite(value: Any) -> bool:
+  try:
+    return math.isfinite(float(value))
+  except (TypeError, ValueError):
+    return False
+
+
+def same_direction(ours: float, paper: float) -> bool:
+  """Whether ``ours`` is nonzero, finite and has the sign of ``paper``."""
+  return _finite(ours) and _finite(paper) and ours * paper > 0
+
+
+def magnitude_share(ours: float, paper: float) -> float:
+  """``ours`` as a share of ``paper`` (1.0: the paper's move exactly;
+  negative: the opposite direction; NaN: either is not finite or the
+  paper's is zero)."""
+  if not (_finite(ours) and _finite(paper)) or paper == 0:
+    return math.nan
+  return float(ours) / float(paper)
+
+
+def magnitude_verdict(ours: float, paper: float,
+                      fraction: float = MAGNITUDE_FRACTION) -> str:
+  """A move (or a percentage) against the paper's: holds when it goes the
+  paper's way and reaches at least ``fraction`` of it; otherwise (the
+  opposite direction, no move, a move short of the fraction, NaN) does not
+  hold.
+
+  Args:
+    ours: our move, in the paper's unit and sign convention.
+    paper: the paper's move.
+    fraction: the share of the paper's move that must be reached.
+
+  Returns:
+    "holds" or "does not hold".
+  """
+  share = magnitude_share(ours, paper)
+  return "holds" if share >= fraction else "does not hold"
+
+
+def magnitude_text(ours: float, paper: float,
+                   fraction: float = MAGNITUDE_FRACTION,
+                   unit: str = "") -> str:
+  """Why :func:`magnitude_verdict` decides as it does, in words: "41% of
+  the paper's move" or "the opposite direction to the paper's"."""
+  share = magnitude_share(ours, paper)
+  if not _finite(share):
+    return "no comparable number"
+  if share <= 0:
+    return ("no move" if share == 0 else
+            "the opposite direction to the paper's")
+  text = (f"{share:.0%}" if share >= 0.01 else f"{share:.2%}") + (
+      f" of the paper's {paper:g}{unit}")
+  return text + ("" if share >= fraction else
+                 f", short of the {fraction:.0%} needed")
+
+
+def within_factor_verdict(ours: float, paper: float,
+                          fraction: float = MAGNITUDE_FRACTION) -> str:
+  """A method's own number (an exploitability, a rate) against the
+  paper's: holds within a factor ``1 / fraction`` of it on either side,
+  else (or NaN, or a sign the paper's does not have) does not hold."""
+  share = magnitude_share(ours, paper)
+  return ("holds" if _finite(share) and fraction <= share <= 1 / fraction
+          else "does not hold")
+
+
+def mean_of_parts_verdict(parts: Sequence[tuple[float, float]],
+                          mean_verdict: str) -> str:
+  """The verdict of a mean of several numbers, each beside the paper's:
+  does not hold when any part goes against its paper value's sign (a mean
+  of parts that disagree can land near the paper's by accident), else
+  ``mean_verdict``.
+
+  Args:
+    parts: (ours, the paper's) of each part of the mean.
+    mean_verdict: the verdict the mean itself gets.
+
+  Returns:
+    The verdict.
+  """
+  if not all(same_direction(ours, paper) for ours, paper in parts):
+    return "does not hold"
+  return mean_verdict
+
+
 @dataclasses.dataclass(frozen=True)
 class Measurement:
   """What a measure found for one row of the report.
