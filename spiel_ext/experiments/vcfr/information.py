@@ -16,7 +16,7 @@ from spiel_ext.analysis.claims import ClaimSpec
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.experiments.vcfr import settings
 from spiel_ext.experiments.vcfr.claims import (NOISE_FLOOR, PAPER,
-                                               noise_floor, paired)
+                                               judged_on, noise_floor, paired)
 from spiel_ext.experiments.vcfr.figures import FINAL, summarize_information
 from spiel_ext.experiments.vcfr.measures import authors_logs
 from spiel_ext.experiments.vcfr.paper_values import authors_logs_paper_value
@@ -61,7 +61,9 @@ _pair = functools.partial(paired, replicates=("VCFR", "PSRLCFR"))
 AUTHORS_LOGS = (ClaimSpec(
     PAPER, "The authors' own Leduc(4) logs: their VCFR (the exploration-draw "
     "design) ends above both PSRLCFR exploration types",
-    authors_logs_paper_value(), authors_logs(_LOGGED), verdict_from, FINAL),)
+    authors_logs_paper_value(),
+    authors_logs(judged_on(_LOGGED, ("VCFR (exploration draw)",))),
+    verdict_from, FINAL),)
 
 VCFR_INFORMATION = Experiment(
     name="vcfr_information",

@@ -3,32 +3,43 @@ claim is judged on (Qiu, Wang, Ma, Wen, Zhang, "Combining Counterfactual
 Regret Minimization with Information Gain to Solve Extensive Games with
 Unknown Environments", 2023).
 
-Each measure gives one :class:`Measurement` (or None when the run holds
-nothing to judge) whose ``value`` is a list of per-case booleans (an
+The paired measures give one :class:`Measurement` (or None when the run
+holds nothing to judge) whose ``value`` is a list of per-case booleans (an
 environment, a learner): the claim holds if every case does, partly if
-some do.
+some do. The paper's numbers give a :class:`PaperNumbers` judged on the
+paper's method's own number first (:func:`.claims.own_number_verdict`),
+the decay rates a (difference, standard error) pair; both give a "not
+run" row saying why when the run lacks the paper's games or length.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
+import pandas as pd
 
 from spiel_ext.analysis.claims import Measure, Measurement, RunResults
-from spiel_ext.experiments.vcfr.comparisons import (at_logged_rounds,
+from spiel_ext.experiments.vcfr.comparisons import (STANDARD_ERRORS,
+                                                    at_logged_rounds,
                                                     clearly_below,
                                                     final_table, interval,
                                                     lead, level, mean_curves,
                                                     noise_floor,
-                                                    paired_difference)
+                                                    paired_difference,
+                                                    with_environment)
 from spiel_ext.experiments.vcfr.paper_values import (AUTHORS_LEDUC4_LOGS,
-                                                     AUTHORS_VCFR, LEDUC5,
-                                                     PAPER_EPISODES,
+                                                     AUTHORS_VCFR, LEDUC4,
+                                                     LEDUC5, PAPER_EPISODES,
+                                                     PAPER_ITERATIONS,
+                                                     PAPER_LEDUC4,
                                                      PAPER_LEDUC5, listing)
 
 # "Reproduces" for a log10 value: within a factor 10^LEDUC5_CLOSE.
 LEDUC5_CLOSE = 0.1
+# The decay rate is fitted from this share of a run's episodes on.
+RATE_FROM = 0.01
 
 
 def _ranking(results: RunResults, *, better: str, worse: str, setting: str,
@@ -84,28 +95,159 @@ def ranking(better: str, worse: str, setting: str,
                            setting=setting, replicates=dict(replicates or {}))
 
 
-def _leduc5(results: RunResults, *, setting: str) -> Measurement | None:
+@dataclasses.dataclass(frozen=True)
+class PaperNumbers:
+  """Our final log10 NashConv of each learner beside the paper's, for a row
+  about one learner's own number.
+
+  Attributes:
+    own: the learner the row is about (the paper's method).
+    ours: {learner: our final log10 NashConv}, the learners that ran the
+      paper's length.
+    paper: {learner: the paper's number}.
+    close: how near (in log10) a number must be to reproduce the paper's.
+    ranks_first: whether the paper's point is that ``own`` is the lowest.
+  """
+  own: str
+  ours: dict[str, float]
+  paper: dict[str, float]
+  close: float
+  ranks_first: bool
+
+  def within(self, name: str) -> bool:
+    """Whether ``name`` ran and its number is within ``close`` of the
+    paper's."""
+    return name in self.ours and bool(
+        abs(self.ours[name] - self.paper[name]) <= self.close)
+
+  def rank(self, name: str) -> int:
+    """``name``'s place among the learners that ran, 1 the lowest."""
+    return 1 + sum(value < self.ours[name] for value in self.ours.values())
+
+
+def _paper_numbers(results: RunResults, *, environment: str,
+                   paper: dict[str, float], own: str, ranks_first: bool,
+                   setting: str) -> Measurement:
   table = final_table(results.frame).set_index(["environment", "algorithm"])
-  rows, close = [], []
-  for algorithm, paper in PAPER_LEDUC5.items():
-    key = (LEDUC5, algorithm)
-    if key in table.index and table.loc[key, "episodes"] >= PAPER_EPISODES:
-      ours = table.loc[key, "log10 NashConv"]
-      close.append(bool(abs(ours - paper) <= LEDUC5_CLOSE))
-      rows.append(f"{algorithm} {ours:.3f} ({ours - paper:+.3f})")
-  if not rows:
-    return None
-  return Measurement(
-      "log10 NashConv, mean over environments (difference to the paper): "
-      + ", ".join(rows) + f"; within {LEDUC5_CLOSE} for {sum(close)} of "
-      f"{len(close)}", close, setting)
+  ran = [name for name in paper if (environment, name) in table.index]
+  if not ran:
+    return Measurement(f"not run: no {environment} in this run", None,
+                       setting)
+  ours = {name: float(table.loc[(environment, name), "log10 NashConv"])
+          for name in ran
+          if table.loc[(environment, name), "episodes"] >= PAPER_EPISODES}
+  if own not in ours:
+    episodes = table.loc[(environment, own), "episodes"] if (
+        environment, own) in table.index else 0
+    return Measurement(
+        f"not run: {own} played {episodes:,.0f} episodes on {environment}; "
+        f"the paper's numbers are after {PAPER_EPISODES:,} "
+        f"({PAPER_ITERATIONS:,} iterations)", None, setting)
+  found = PaperNumbers(own, ours, dict(paper), LEDUC5_CLOSE, ranks_first)
+  rows = [f"{name} {value:.3f} ({value - paper[name]:+.3f})"
+          for name, value in ours.items()]
+  close = [found.within(name) for name in paper]
+  text = (f"log10 NashConv, mean over environments (difference to the "
+          f"paper): {', '.join(rows)}; within {LEDUC5_CLOSE} for "
+          f"{sum(close)} of {len(close)}; {own} "
+          f"{'within' if found.within(own) else 'not within'} "
+          f"{LEDUC5_CLOSE}")
+  if ranks_first:
+    text += f", ranks {found.rank(own)} of {len(ours)} (paper: 1)"
+  return Measurement(text, found, setting)
+
+
+def paper_numbers(environment: str, paper: dict[str, float], setting: str,
+                  *, own: str = "VCFR", ranks_first: bool) -> Measure:
+  """Each learner's final log10 NashConv on ``environment`` (mean over
+  environments) beside the paper's ``paper`` {learner: number}; a
+  :class:`PaperNumbers` for :func:`.claims.own_number_verdict`. Only runs
+  of the paper's length count; a run without them gives a "not run" row
+  saying why.
+
+  Args:
+    environment: the base game, e.g. "unknown Leduc(5)".
+    paper: the paper's numbers by learner.
+    setting: the verdict's setting label.
+    own: the learner the row is about.
+    ranks_first: whether the paper's point is that ``own`` is the lowest.
+
+  Returns:
+    The measure.
+  """
+  return functools.partial(_paper_numbers, environment=environment,
+                           paper=dict(paper), own=own,
+                           ranks_first=ranks_first, setting=setting)
 
 
 def leduc5(setting: str) -> Measure:
-  """Each learner's final log10 NashConv on unknown Leduc(5) (mean over
-  environments) beside the paper's; a case holds within
-  :data:`LEDUC5_CLOSE`. Only runs of the paper's length count."""
-  return functools.partial(_leduc5, setting=setting)
+  """VCFR's and the baselines' final log10 NashConv on unknown Leduc(5)
+  beside the paper's (section 5.3), VCFR the lowest as the paper's."""
+  return paper_numbers(LEDUC5, PAPER_LEDUC5, setting, ranks_first=True)
+
+
+def leduc4(setting: str) -> Measure:
+  """VCFR's and PSRLCFR's final log10 NashConv on unknown Leduc(4) beside
+  the paper's (section 5.3); no ranking (the paper's numbers and its text
+  disagree on it)."""
+  return paper_numbers(LEDUC4, PAPER_LEDUC4, setting, ranks_first=False)
+
+
+def decay_rate(curve: pd.DataFrame) -> float:
+  """The least-squares slope of log10 NashConv against log10 episodes over
+  a curve's evaluation points from :data:`RATE_FROM` of its last episode
+  count on (the decades per decade of episodes; more negative, faster).
+
+  Args:
+    curve: one run's rows, with ``episodes`` and ``value`` (NashConv).
+
+  Returns:
+    The slope; NaN with fewer than two points.
+  """
+  points = curve[curve.episodes >= RATE_FROM * curve.episodes.max()]
+  if len(points) < 2:
+    return float("nan")
+  slope, _ = np.polyfit(np.log10(points.episodes.to_numpy(float)),
+                        np.log10(points.value.to_numpy(float)), 1)
+  return float(slope)
+
+
+def _slower(results: RunResults, *, learner: str, faster: str, slower: str,
+            setting: str) -> Measurement:
+  data = with_environment(results.frame[
+      (results.frame.metric == "nash_conv") &
+      (results.frame.algorithm == learner)])
+  present = set(data.environment)
+  missing = [name for name in (faster, slower) if name not in present]
+  if missing:
+    return Measurement(f"not run: no {learner} on {' or '.join(missing)} in "
+                       "this run", None, setting)
+  last = int(data.groupby("environment").iteration.max().min())
+  data = data[data.iteration <= last]
+  rates = {name: np.array([decay_rate(curve) for _, curve in data[
+      data.environment == name].groupby("game")]) for name in
+           (faster, slower)}
+  means = {name: float(np.mean(values)) for name, values in rates.items()}
+  errors = {name: (float(np.std(values, ddof=1) / np.sqrt(len(values)))
+                   if len(values) > 1 else float("nan"))
+            for name, values in rates.items()}
+  difference = means[slower] - means[faster]
+  error = float(np.hypot(errors[slower], errors[faster]))
+  return Measurement(
+      f"{learner}'s decay of log10 NashConv per decade of episodes (fit "
+      f"from {RATE_FROM:.0%} of the run to iteration {last:,}, mean over "
+      f"environments): {faster} {means[faster]:+.3f}, {slower} "
+      f"{means[slower]:+.3f}; {slower} minus {faster} "
+      f"{interval(difference, error)} (holds: above 0 by more than "
+      f"{STANDARD_ERRORS} standard errors)", (difference, error), setting)
+
+
+def slower_on_leduc5(setting: str, learner: str = "VCFR") -> Measure:
+  """``learner``'s decay rate (:func:`decay_rate`) on unknown Leduc(5)
+  minus on unknown Leduc(4), up to the iteration both reached, with its
+  standard error over environments; "not run" without both games."""
+  return functools.partial(_slower, learner=learner, faster=LEDUC4,
+                           slower=LEDUC5, setting=setting)
 
 
 def _authors_logs(results: RunResults, *,
