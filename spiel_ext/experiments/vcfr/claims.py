@@ -55,11 +55,11 @@ def judged_on(setting: str, learners: Sequence[str]) -> str:
 
 def own_number_verdict(found: PaperNumbers | None) -> str:
   """A row about the paper's method's own number: does not hold when that
-  number misses the paper's by more than ``found.close`` (in log10), or,
-  where the paper's point is the ranking, when the method is not the
-  lowest, whatever the baselines do; holds when every learner's number is
-  within ``close``; partly when only the method's own is; not run without
-  numbers."""
+  number misses the paper's by more than a factor 1 / MAGNITUDE_FRACTION
+  (:meth:`.measures.PaperNumbers.within`), or, where the paper's point is
+  the ranking, when the method is not the lowest, whatever the baselines
+  do; holds when every learner's number is within that factor; partly
+  when only the method's own is; not run without numbers."""
   if found is None:
     return "not run"
   if not found.within(found.own):

@@ -100,17 +100,26 @@ def lead(curves: pd.DataFrame, environment: str, better: str,
   return text
 
 
-def paired_difference(frame: pd.DataFrame, environment: str, better: str,
-                      worse: str, iteration: int) -> tuple[float, float, int]:
-  """(mean, standard error, count) over environment seeds of log10
-  NashConv of ``better`` minus ``worse`` at ``iteration`` (each seed is
-  one game, so the pairs share the hidden parameters)."""
+def paired_differences(frame: pd.DataFrame, environment: str, better: str,
+                       worse: str, iteration: int) -> pd.Series:
+  """[game] -> log10 NashConv of ``better`` minus ``worse`` at
+  ``iteration``, one per environment seed both ran (each seed is one
+  game, so the pairs share the hidden parameters)."""
   data = with_environment(frame[(frame.metric == "nash_conv") &
                                 (frame.iteration == iteration)])
   data = data[data.environment == environment]
   logs = {algorithm: np.log10(data[data.algorithm == algorithm].groupby(
       "game")["value"].mean()) for algorithm in (better, worse)}
-  differences = (logs[better] - logs[worse]).dropna()
+  return (logs[better] - logs[worse]).dropna()
+
+
+def paired_difference(frame: pd.DataFrame, environment: str, better: str,
+                      worse: str, iteration: int) -> tuple[float, float, int]:
+  """(mean, standard error, count) over environment seeds of log10
+  NashConv of ``better`` minus ``worse`` at ``iteration``
+  (:func:`paired_differences`)."""
+  differences = paired_differences(frame, environment, better, worse,
+                                   iteration)
   count = len(differences)
   error = (float(differences.std(ddof=1)) / np.sqrt(count) if count > 1
            else float("nan"))

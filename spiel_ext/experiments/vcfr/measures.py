@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis.claims import Measure, Measurement, RunResults
+from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, Measure,
+                                       Measurement, RunResults,
+                                       mean_of_parts_verdict,
+                                       within_factor_verdict)
 from spiel_ext.experiments.vcfr.comparisons import (STANDARD_ERRORS,
                                                     at_logged_rounds,
                                                     clearly_below,
@@ -28,6 +32,7 @@ from spiel_ext.experiments.vcfr.comparisons import (STANDARD_ERRORS,
                                                     lead, level, mean_curves,
                                                     noise_floor,
                                                     paired_difference,
+                                                    paired_differences,
                                                     with_environment)
 from spiel_ext.experiments.vcfr.paper_values import (AUTHORS_LEDUC4_LOGS,
                                                      AUTHORS_VCFR, LEDUC4,
@@ -36,8 +41,9 @@ from spiel_ext.experiments.vcfr.paper_values import (AUTHORS_LEDUC4_LOGS,
                                                      PAPER_LEDUC4,
                                                      PAPER_LEDUC5, listing)
 
-# "Reproduces" for a log10 value: within a factor 10^LEDUC5_CLOSE.
-LEDUC5_CLOSE = 0.1
+# "Reproduces" a paper's number: NashConv within a factor
+# 1 / MAGNITUDE_FRACTION (2x) of the paper's, LOG10_CLOSE in log10.
+LOG10_CLOSE = math.log10(1 / MAGNITUDE_FRACTION)
 # The decay rate is fitted from this share of a run's episodes on.
 RATE_FROM = 0.01
 
@@ -70,8 +76,15 @@ def _ranking(results: RunResults, *, better: str, worse: str, setting: str,
       wins.append(level(mean, error, count))
       rows.append(head + f"{'level' if wins[-1] else 'apart'})")
       continue
-    wins.append(clearly_below(mean, error, count))
-    rows.append(head + ("clearly below" if wins[-1] else "not clearly below")
+    # A mean below 0 whose parts disagree in sign does not hold.
+    parts = paired_differences(frame, environment, better, worse, last)
+    above = int((parts >= 0).sum())
+    below = clearly_below(mean, error, count)
+    wins.append(below and mean_of_parts_verdict(
+        [(part, -1.0) for part in parts], "holds") == "holds")
+    rows.append(head + ("clearly below" if below else "not clearly below")
+                + (f", but above 0 in {above} of {count}" if below and above
+                   else "")
                 + noise_floor(frame, environment, better, worse, last,
                               replicates)
                 + f"; {lead(flat, environment, better, worse)})")
@@ -87,7 +100,9 @@ def ranking(better: str, worse: str, setting: str,
   """``better`` against ``worse`` in each environment, at the last
   evaluation point both reached (runs capped at fewer iterations are
   compared where they stopped): a case holds where the paired difference
-  of log10 NashConv is clearly below 0, with the noise floor beside it
+  of log10 NashConv is clearly below 0 and below 0 on every environment
+  seed (a mean whose parts disagree in sign does not hold), with the noise
+  floor beside it
   (the same comparison between a learner and its replicate, from
   ``replicates`` {learner: replicate}). A pair of a learner and its
   replicate holds where they are level."""
@@ -104,21 +119,20 @@ class PaperNumbers:
     own: the learner the row is about (the paper's method).
     ours: {learner: our final log10 NashConv}, the learners that ran the
       paper's length.
-    paper: {learner: the paper's number}.
-    close: how near (in log10) a number must be to reproduce the paper's.
+    paper: {learner: the paper's number, log10 NashConv}.
     ranks_first: whether the paper's point is that ``own`` is the lowest.
   """
   own: str
   ours: dict[str, float]
   paper: dict[str, float]
-  close: float
   ranks_first: bool
 
   def within(self, name: str) -> bool:
-    """Whether ``name`` ran and its number is within ``close`` of the
-    paper's."""
-    return name in self.ours and bool(
-        abs(self.ours[name] - self.paper[name]) <= self.close)
+    """Whether ``name`` ran and its NashConv is within a factor
+    1 / MAGNITUDE_FRACTION of the paper's (the shared rule for a method's
+    own number)."""
+    return name in self.ours and within_factor_verdict(
+        10 ** self.ours[name], 10 ** self.paper[name]) == "holds"
 
   def rank(self, name: str) -> int:
     """``name``'s place among the learners that ran, 1 the lowest."""
@@ -143,15 +157,15 @@ def _paper_numbers(results: RunResults, *, environment: str,
         f"not run: {own} played {episodes:,.0f} episodes on {environment}; "
         f"the paper's numbers are after {PAPER_EPISODES:,} "
         f"({PAPER_ITERATIONS:,} iterations)", None, setting)
-  found = PaperNumbers(own, ours, dict(paper), LEDUC5_CLOSE, ranks_first)
+  found = PaperNumbers(own, ours, dict(paper), ranks_first)
   rows = [f"{name} {value:.3f} ({value - paper[name]:+.3f})"
           for name, value in ours.items()]
   close = [found.within(name) for name in paper]
   text = (f"log10 NashConv, mean over environments (difference to the "
-          f"paper): {', '.join(rows)}; within {LEDUC5_CLOSE} for "
-          f"{sum(close)} of {len(close)}; {own} "
-          f"{'within' if found.within(own) else 'not within'} "
-          f"{LEDUC5_CLOSE}")
+          f"paper): {', '.join(rows)}; within {LOG10_CLOSE:.2f} (a factor "
+          f"{1 / MAGNITUDE_FRACTION:g} in NashConv) for {sum(close)} of "
+          f"{len(close)}; {own} "
+          f"{'within' if found.within(own) else 'not within'}")
   if ranks_first:
     text += f", ranks {found.rank(own)} of {len(ours)} (paper: 1)"
   return Measurement(text, found, setting)
