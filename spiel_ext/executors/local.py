@@ -8,7 +8,11 @@ Workers die with the runner: on Linux the kernel kills them when it exits
 (``PR_SET_PDEATHSIG``), and everywhere a worker checks that its runner is
 alive before each write. A worker orphaned by a kill -9 of the runner alone
 would otherwise go on writing to a folder whose lock nobody holds, beside
-the next ``--resume``.
+the next ``--resume``. The runner starts no other process that could
+outlive it: progress and the count of running units reach the workers
+through a queue and a shared integer they inherit (no manager process), and
+multiprocessing's resource tracker exits once the runner and its workers,
+which hold its pipe, are gone.
 """
 
 from __future__ import annotations
@@ -45,21 +49,26 @@ def _die_with_runner(runner_pid: int) -> None:
 
 
 # In a worker: (the machine's cores, the runner's count of the units still
-# running, a manager Value); None in the runner's own process.
+# running, a shared multiprocessing Value); None in the runner's own process.
 _pool_state: tuple[int, Any] | None = None
+# In a worker: the queue its progress goes to the runner by.
+_progress_queue: Any = None
 
 
-def _start_worker(runner_pid: int, threads: int,
-                  running: Any = None) -> None:
+def _start_worker(runner_pid: int, threads: int, running: Any = None,
+                  progress_queue: Any = None) -> None:
   """Worker initializer: dies with the runner, and runs the engine's
   passes on ``threads`` threads (its share of the cores); given the
   runner's count of units ``running``, on its share among those units
-  before each checkpoint interval (:func:`_share_cores`)."""
-  global _pool_state
+  before each checkpoint interval (:func:`_share_cores`). The shared
+  ``running`` and ``progress_queue`` come here because a worker can only
+  inherit them, not receive them with a task."""
+  global _pool_state, _progress_queue
   _die_with_runner(runner_pid)
   engine_threads.set_num_threads(min(threads, engine_threads.max_threads()))
   if running is not None:
     _pool_state = (engine_threads.machine_cores(), running)
+  _progress_queue = progress_queue
 
 
 def _share_cores() -> None:
@@ -70,10 +79,7 @@ def _share_cores() -> None:
   if _pool_state is None:
     return
   cores, running = _pool_state
-  try:
-    units = running.value
-  except (OSError, EOFError):  # The runner's manager is gone.
-    return
+  units = running.value
   threads = engine_threads.threads_per_worker(units, cores)
   engine_threads.set_num_threads(min(threads, engine_threads.max_threads()))
 
@@ -135,9 +141,10 @@ def run_job(job: Job, output_dir: str, checkpoint_every: int,
 
 
 def _run_in_worker(job: Job, output_dir: str, checkpoint_every: int,
-                   progress_queue, runner_pid: int) -> str:
+                   runner_pid: int) -> str:
   def progress(count: int, resumed: bool = False) -> None:
-    progress_queue.put((job.unit.unit_id, count, resumed))
+    _check_runner(runner_pid)
+    _progress_queue.put((job.unit.unit_id, count, resumed))
   return run_job(job, output_dir, checkpoint_every, progress, runner_pid)
 
 
@@ -170,38 +177,48 @@ class LocalExecutor:
             functools.partial(on_iterations, job.unit.unit_id)))
       return
     context = multiprocessing.get_context("spawn")
-    with context.Manager() as manager:
-      progress_queue = manager.Queue()
-      running = manager.Value("i", min(self.workers, len(jobs)))
-      finished = threading.Event()
+    progress_queue = context.Queue()
+    # No lock: one writer (the runner) and a word-sized integer; a worker
+    # killed while holding a lock would block the runner.
+    running = context.Value("i", min(self.workers, len(jobs)), lock=False)
+    finished = threading.Event()
 
-      def drain() -> None:
-        while not finished.is_set() or not progress_queue.empty():
-          try:
-            unit_id, count, resumed = progress_queue.get(timeout=0.1)
-          except queue.Empty:
-            continue
-          on_iterations(unit_id, count, resumed)
+    def drain() -> None:
+      while not finished.is_set():
+        try:
+          unit_id, count, resumed = progress_queue.get(timeout=0.1)
+        except queue.Empty:
+          continue
+        on_iterations(unit_id, count, resumed)
+      # The workers have exited: what they put is all in the pipe.
+      while True:
+        try:
+          unit_id, count, resumed = progress_queue.get(timeout=0.1)
+        except queue.Empty:
+          return
+        on_iterations(unit_id, count, resumed)
 
-      drainer = threading.Thread(target=drain, daemon=True)
-      drainer.start()
-      try:
-        runner_pid = os.getpid()
-        with concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context,
-            initializer=_start_worker,
-            initargs=(runner_pid,
-                      engine_threads.threads_per_worker(self.workers),
-                      running)
-        ) as pool:
-          futures = [pool.submit(_run_in_worker, job, output_dir,
-                                 checkpoint_every, progress_queue, runner_pid)
-                     for job in jobs]
-          left = len(futures)
-          for future in concurrent.futures.as_completed(futures):
-            left -= 1
-            running.value = max(1, min(self.workers, left))
-            on_unit_done(future.result())
-      finally:
-        finished.set()
-        drainer.join()
+    drainer = threading.Thread(target=drain, daemon=True)
+    drainer.start()
+    try:
+      runner_pid = os.getpid()
+      with concurrent.futures.ProcessPoolExecutor(
+          max_workers=self.workers, mp_context=context,
+          initializer=_start_worker,
+          initargs=(runner_pid,
+                    engine_threads.threads_per_worker(self.workers),
+                    running, progress_queue)
+      ) as pool:
+        futures = [pool.submit(_run_in_worker, job, output_dir,
+                               checkpoint_every, runner_pid)
+                   for job in jobs]
+        left = len(futures)
+        for future in concurrent.futures.as_completed(futures):
+          left -= 1
+          running.value = max(1, min(self.workers, left))
+          on_unit_done(future.result())
+    finally:
+      finished.set()
+      drainer.join()
+      progress_queue.close()
+      progress_queue.join_thread()

@@ -51,8 +51,10 @@ class Job:
 
 
 def unit_store(output_dir: str | Path, unit: WorkUnit) -> UnitStore:
-  """The store of ``unit``'s rows and checkpoints in a run folder."""
-  return UnitStore(Path(output_dir) / "units" / unit.unit_id)
+  """The store of ``unit``'s rows and checkpoints in a run folder (no
+  symbolic link below which is followed)."""
+  return UnitStore(Path(output_dir) / "units" / unit.unit_id,
+                   inside=output_dir)
 
 
 def resume_point(store: UnitStore,

@@ -1,8 +1,13 @@
-"""The reproduction report from every experiment's stored run."""
+"""The reproduction report from every experiment's stored run.
+
+The run folders may come from someone else: what the report reads from
+them (results, settings, snapshots, the figures and tables it copies)
+follows no symbolic link in them (:class:`spiel_ext.files.LinkRefused`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import io
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -12,7 +17,7 @@ from spiel_ext.analysis.claims import ClaimSpec
 from spiel_ext.experiments.declaration import Experiment, Settings
 from spiel_ext.experiments.run_folder import stored_settings
 from spiel_ext.experiments.runner import command_for
-from spiel_ext.files import atomic_write
+from spiel_ext.files import LinkRefused, atomic_write, read_inside
 from spiel_ext.results.claims import RunResults, judge
 from spiel_ext.results.manifest import describe_session, read_manifest
 from spiel_ext.results.report import Claim, settings_table, write_report
@@ -33,7 +38,12 @@ def report_section(name: str, experiment: Experiment, folder: Path,
                    report: Path) -> dict[str, Any]:
   """One experiment's section of the report from its run in ``folder``;
   the figures and markdown tables it cites are copied next to the report
-  (``<report>_files/<experiment>/``)."""
+  (``<report>_files/<experiment>/``).
+
+  Raises:
+    LinkRefused: a file the section reads in ``folder`` is, or is reached
+      through, a symbolic link (nothing of the section is copied).
+  """
   try:
     settings = stored_settings(folder)
     manifest = read_manifest(folder)
@@ -41,9 +51,15 @@ def report_section(name: str, experiment: Experiment, folder: Path,
     return {"scale": "no", "claims": [], "problem": str(error)}
   if settings is None or not (folder / "results.parquet").exists():
     return {"scale": "no", "claims": []}
+  sources = [(source, read_inside(folder, source))
+             for source in sorted(folder.glob("figures/*.png")) + sorted(
+                 folder.glob("tables/*.md"))]
   try:
-    frame = pd.read_parquet(folder / "results.parquet")
+    frame = pd.read_parquet(io.BytesIO(read_inside(
+        folder, folder / "results.parquet")))
     claims = claim_rows(experiment.claims, name, frame, settings, folder)
+  except LinkRefused:
+    raise
   except Exception as error:  # pylint: disable=broad-except
     # One experiment's unreadable or partial results (say, a run with
     # some algorithms left out) must not stop the report.
@@ -52,10 +68,8 @@ def report_section(name: str, experiment: Experiment, folder: Path,
         f"{type(error).__name__}: {error}")}
   files = report.parent / f"{report.stem}_files"
   outputs = []
-  for source in sorted(folder.glob("figures/*.png")) + sorted(
-      folder.glob("tables/*.md")):
-    target = atomic_write(files / name / source.relative_to(folder),
-                          source.read_bytes())
+  for source, data in sources:
+    target = atomic_write(files / name / source.relative_to(folder), data)
     outputs.append(str(target.relative_to(report.parent)))
   claims = [dataclasses.replace(claim, evidence=f"{files.name}/{claim.evidence}")
             for claim in claims]

@@ -1,17 +1,23 @@
 """A run's folder: what a run writes there, the settings it records, and
-the checks that keep one run from overwriting another."""
+the checks that keep one run from overwriting another.
+
+A run folder may come from someone else: no symbolic link in it is followed
+(:class:`spiel_ext.files.LinkRefused` names one), so that resuming or
+reporting on it reads and writes nothing outside it."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import logging
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 
-from spiel_ext.files import TEMPORARY_SUFFIX, atomic_write
+from spiel_ext.files import (TEMPORARY_SUFFIX, atomic_write, check_inside,
+                             read_inside)
 from spiel_ext.results.manifest import MANIFEST, read_manifest
 
 from spiel_ext.experiments.declaration import Settings
@@ -41,9 +47,10 @@ def holds_results(folder: Path) -> bool:
 
 
 def read_json(path: Path) -> Any:
-  """The JSON in ``path``; ValueError naming the path if it is damaged."""
+  """The JSON in ``path``, a file of a run folder (not a symbolic link:
+  LinkRefused); ValueError naming the path if it is damaged."""
   try:
-    return json.loads(path.read_text())
+    return json.loads(read_inside(path.parent, path))
   except OSError as error:
     raise ValueError(f"cannot read {path}: {error.strerror}") from None
   except ValueError as error:
@@ -66,7 +73,7 @@ def _stored_settings_json(folder: Path) -> dict[str, Any] | None:
   copy when config.json is missing or damaged; None if neither exists."""
   config = folder / "config.json"
   try:
-    if config.exists():
+    if os.path.lexists(config):
       return _settings_record(read_json(config), config)
     problem = None
   except ValueError as error:
@@ -93,6 +100,12 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
 
   Never deletes results unless ``overwrite``: a folder holding a run is
   resumed (``resume``, same settings only) or refused.
+
+  Raises:
+    LinkRefused: resuming a folder whose run files (``RUN_FILES``) include
+      a symbolic link.
+    ValueError: the folder holds another run, or ``resume`` and
+      ``overwrite`` are both given.
   """
   if resume and overwrite:
     raise ValueError("--resume and --overwrite contradict each other: "
@@ -101,12 +114,16 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
   if overwrite and holds_results(folder):
     for name in RUN_FILES:
       path = folder / name
-      if path.is_dir():
+      if path.is_symlink():
+        path.unlink()  # The link, not what it points to.
+      elif path.is_dir():
         shutil.rmtree(path)
       elif path.exists():
         path.unlink()
     logging.warning("--overwrite: deleted the previous run in %s.", folder)
   elif resume:
+    for name in RUN_FILES:
+      check_inside(folder, folder / name)
     stored = _stored_settings_json(folder)
     if stored is None and holds_results(folder):
       raise ValueError(
@@ -125,7 +142,7 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
         f"{folder} already holds results of an earlier run; add --resume to "
         "continue it (finished units are kept), --overwrite to delete it and "
         "start over, or choose another --output_dir.")
-  atomic_write(folder / "config.json", settings.as_json())
+  atomic_write(folder / "config.json", settings.as_json(), inside=folder)
 
 
 def stored_settings(folder: Path) -> Settings | None:

@@ -167,8 +167,15 @@ def run_experiments(plans: Sequence[tuple[Experiment, Settings]],
     Each experiment's outputs, in the order of ``plans``.
 
   Raises:
-    FolderLocked, ValueError, OutputError: as :func:`run_experiment`.
+    FolderLocked, ValueError, OutputError: as :func:`run_experiment`;
+      ValueError also when the executor's cluster does not answer
+      (``RayExecutor.check``), before any folder is touched.
   """
+  # An executor that joins a cluster checks it answers before any folder
+  # is touched.
+  check_executor = getattr(executor, "check", None)
+  if check_executor is not None:
+    check_executor()
   planned = [(experiment, settings, build_jobs(settings, experiment.name))
              for experiment, settings in plans]
   if check_first:

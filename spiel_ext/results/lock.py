@@ -4,7 +4,8 @@ The lock is ``fcntl.flock`` on ``<run folder>/.lock``. The kernel releases it
 when its holder exits, however it exits (kill -9 included), so a lock left by
 a dead process is free again and the next run takes it over, saying whose it
 was. While held, the file names its holder (pid, host, start time, command),
-which is what a second runner is told.
+which is what a second runner is told. A ``.lock`` that is a symbolic link
+is refused (:class:`spiel_ext.files.LinkRefused`), never written through.
 
 Locks on network file systems are as good as the file system's own: NFS
 (v4, or v3 with its lock manager) honours them across hosts; some other
@@ -20,7 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from spiel_ext.files import make_folder, output_error
+from spiel_ext.files import make_folder, open_inside, output_error
 from spiel_ext.results.manifest import process_record
 
 LOCK_FILE = ".lock"
@@ -58,7 +59,9 @@ class RunLock:
   def acquire(self) -> None:
     make_folder(self.folder)
     try:
-      self._handle = open(self.path, "a+", encoding="utf-8")  # pylint: disable=consider-using-with
+      self._handle = os.fdopen(open_inside(
+          self.folder, self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT),
+                               "a+", encoding="utf-8")
     except OSError as error:
       raise output_error(self.path, error) from None
     try:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import spiel_ext
-from spiel_ext.files import atomic_write
+from spiel_ext.files import atomic_write, read_inside
 
 MANIFEST = "manifest.json"
 _PACKAGES = {"open_spiel": "open_spiel", "numpy": "numpy", "numba": "numba"}
@@ -84,11 +84,12 @@ def read_manifest(folder: str | os.PathLike) -> dict[str, Any] | None:
   """The manifest of the run in ``folder``, or None if there is none.
 
   Raises:
+    LinkRefused: ``manifest.json`` is a symbolic link (never followed).
     ValueError: the file exists but is not a manifest (names the path).
   """
   path = Path(folder) / MANIFEST
   try:
-    text = path.read_text()
+    text = read_inside(folder, path).decode("utf-8", errors="replace")
   except FileNotFoundError:
     return None
   except OSError as error:
@@ -107,7 +108,50 @@ def read_manifest(folder: str | os.PathLike) -> dict[str, Any] | None:
 def write_manifest(folder: str | os.PathLike, manifest: dict[str, Any]) -> Path:
   """Writes ``manifest.json`` atomically."""
   return atomic_write(Path(folder) / MANIFEST,
-                      json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+                      json.dumps(manifest, indent=1, sort_keys=True) + "\n",
+                      inside=folder)
+
+
+# The command-line programs that run experiments, by the name they run as.
+_PROGRAMS = {"spiel-ext": "spiel-ext", "run_experiments.py":
+             "python -m spiel_ext.cli", "cli.py": "python -m spiel_ext.cli"}
+# Flags that a resume of the same run must not repeat.
+_NOT_REPEATED = ("--resume", "--noresume", "--overwrite", "--nooverwrite",
+                 "--output_dir")
+
+
+def resume_command(folder: str | os.PathLike) -> str | None:
+  """The command that resumes the run in ``folder``: the command line of
+  its last session with ``--resume``, without ``--overwrite``, and with
+  the run's output folder as an absolute ``--output_dir`` (so it works
+  from any directory). None when the manifest records no command of the
+  spiel_ext command-line program (a run started from Python)."""
+  try:
+    manifest = read_manifest(folder)
+  except (ValueError, OSError):
+    return None
+  sessions = (manifest or {}).get("sessions") or []
+  try:
+    argv = shlex.split(sessions[-1]["command"])
+  except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+    return None
+  program = _PROGRAMS.get(Path(argv[0]).name) if argv else None
+  if program is None:
+    return None
+  flags, skip = [], False
+  for argument in argv[1:]:
+    if skip:
+      skip = False
+      continue
+    name = argument.split("=", 1)[0]
+    if name in _NOT_REPEATED:
+      # "--output_dir results" takes the next argument as its value.
+      skip = name == "--output_dir" and "=" not in argument
+      continue
+    flags.append(argument)
+  output_dir = Path(os.path.abspath(folder)).parent
+  return " ".join([program, shlex.join(
+      flags + [f"--output_dir={output_dir}", "--resume"])])
 
 
 def describe_session(session: dict[str, Any]) -> str:

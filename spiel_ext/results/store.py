@@ -21,7 +21,9 @@ it), ``checkpoint.npz`` (the solver's ``state_dict()`` with the row count
 and last check at that point, replaced atomically; see
 :func:`encode_checkpoint`), ``done.json`` (the row count and last check of
 the finished unit) and ``snapshot_<name>.npz`` (average strategies kept for
-later analysis, such as head-to-head tables).
+later analysis, such as head-to-head tables). A run folder may come from
+elsewhere: its files are read and written without following a symbolic
+link below it (:class:`spiel_ext.files.LinkRefused` names one).
 :func:`load_results` merges the units of a run's manifest into one DataFrame;
 :func:`write_merged` saves it as ``results.parquet`` and ``results.csv``.
 The rows themselves (:class:`Row`, :data:`COLUMNS`, their checks) are
@@ -44,8 +46,9 @@ import pandas as pd
 
 from spiel_ext.algorithms.plain import from_document, to_document
 from spiel_ext.algorithms.protocol import FORMAT_VERSION
-from spiel_ext.files import append_text, atomic_write, sync_file
-from spiel_ext.results.manifest import read_manifest
+from spiel_ext.files import (append_text, atomic_write, check_inside,
+                             read_inside, sync_file)
+from spiel_ext.results.manifest import read_manifest, resume_command
 # COLUMNS and canonical_json are imported from here too.
 # pylint: disable-next=unused-import
 from spiel_ext.results.rows import (COLUMNS, Row, UnitRows, canonical_json,
@@ -135,10 +138,16 @@ class UnitStore:
   :func:`row_check`). The checkpoint and ``done.json`` record how many rows
   there were and the last row's check, so a missing, truncated, edited,
   duplicated or foreign row is found when the unit is resumed or merged.
+
+  Its files are read and written following no symbolic link below the run
+  folder ``inside`` (by default ``folder`` itself): a link there raises
+  :class:`spiel_ext.files.LinkRefused` naming it.
   """
 
-  def __init__(self, folder: str | os.PathLike):
+  def __init__(self, folder: str | os.PathLike,
+               inside: str | os.PathLike | None = None):
     self.folder = Path(folder)
+    self.inside = self.folder if inside is None else Path(inside)
     self.unit_id = self.folder.name
     self.rows_path = self.folder / "rows.csv"
     self.checkpoint_path = self.folder / "checkpoint.npz"
@@ -153,7 +162,7 @@ class UnitStore:
   def read(self) -> UnitRows:
     """The unit's rows up to the first line that fails its check."""
     try:
-      data = self.rows_path.read_bytes()
+      data = self._read(self.rows_path)
     except FileNotFoundError:
       return UnitRows(self.unit_id)
     except OSError as error:
@@ -171,6 +180,10 @@ class UnitStore:
       result.problem = f"{self.rows_path}:{len(complete) + 1}: torn last line"
       result.torn_tail = True
     return result
+
+  def _read(self, path: Path) -> bytes:
+    """The bytes of one of the unit's files, following no link."""
+    return read_inside(self.inside, path)
 
   def _check_line(self, raw: bytes, result: UnitRows) -> str | None:
     """Adds a good line to ``result``; otherwise says what is wrong."""
@@ -195,7 +208,7 @@ class UnitStore:
     """``done.json`` ({"rows", "check", "snapshots"}) or None if absent or
     unreadable."""
     try:
-      done = json.loads(self.done_path.read_text())
+      done = json.loads(self._read(self.done_path))
       return done if isinstance(done, dict) else None
     except (OSError, ValueError):
       return None
@@ -227,7 +240,7 @@ class UnitStore:
     checks = {}
     for name in names:
       try:
-        data = self._snapshot_path(name).read_bytes()
+        data = self._read(self._snapshot_path(name))
       except OSError:
         continue
       checks[name] = hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -253,14 +266,14 @@ class UnitStore:
         and version, or is a pickled checkpoint of an older spiel_ext
         (never unpickled), with a one-line reason.
     """
-    if not self.checkpoint_path.exists():
-      if self.legacy_checkpoint_path.exists():
+    try:
+      data = self._read(self.checkpoint_path)
+    except FileNotFoundError:
+      if os.path.lexists(self.legacy_checkpoint_path):
         raise CorruptUnit(f"{self.legacy_checkpoint_path} is a pickled "
                           "checkpoint of an older spiel_ext, which is never "
-                          "loaded (unpickling can run code)")
+                          "loaded (unpickling can run code)") from None
       return None
-    try:
-      data = self.checkpoint_path.read_bytes()
     except OSError as error:
       raise CorruptUnit(f"{self.checkpoint_path} cannot be read "
                         f"({error.strerror})") from None
@@ -313,7 +326,8 @@ class UnitStore:
       record = buffer.getvalue()
       check = row_check(check, record)
       lines.append(f"{record},{check}\n")
-    append_text(self.rows_path, "".join(lines), sync=False)
+    append_text(self.rows_path, "".join(lines), sync=False,
+                inside=self.inside)
     self._count, self._last_check = count + len(rows), check
 
   def save_checkpoint(self, checkpoint: dict[str, Any]) -> None:
@@ -322,8 +336,10 @@ class UnitStore:
     checkpoint = dict(checkpoint, rows=count, rows_check=check,
                       snapshots=self._snapshot_checks(
                           checkpoint.get("snapshots_taken", ())))
-    sync_file(self.rows_path)  # The rows it records are on disk first.
-    atomic_write(self.checkpoint_path, encode_checkpoint(checkpoint))
+    # The rows it records are on disk first.
+    sync_file(self.rows_path, inside=self.inside)
+    atomic_write(self.checkpoint_path, encode_checkpoint(checkpoint),
+                 inside=self.inside)
 
   def keep_rows(self, count: int) -> None:
     """Keeps the first ``count`` good rows and drops every line after them
@@ -334,7 +350,7 @@ class UnitStore:
                         f"rows, fewer than {count}")
     keep = unit_rows.lines[:count]
     if count < len(unit_rows.rows) or unit_rows.problem:
-      atomic_write(self.rows_path, "".join(keep))
+      atomic_write(self.rows_path, "".join(keep), inside=self.inside)
     self._count, self._last_check = count, unit_rows.check_after(count)
 
   def mark_done(self, seconds: dict[str, float] | None = None) -> None:
@@ -344,46 +360,66 @@ class UnitStore:
     count, check = self._position()
     names = [path.stem[len("snapshot_"):]
              for path in self.folder.glob("snapshot_*.npz")]
-    sync_file(self.rows_path)
+    sync_file(self.rows_path, inside=self.inside)
     atomic_write(self.done_path, canonical_json({
         "rows": count, "check": check,
-        "snapshots": self._snapshot_checks(names), **(seconds or {})}))
-    for path in (self.checkpoint_path, self.legacy_checkpoint_path):
-      try:
-        path.unlink()
-      except FileNotFoundError:
-        pass
+        "snapshots": self._snapshot_checks(names), **(seconds or {})}),
+                 inside=self.inside)
+    self._remove([self.checkpoint_path, self.legacy_checkpoint_path])
 
   def save_snapshot(self, name: str, iteration: int,
                     strategy: np.ndarray) -> None:
     """Keeps an average strategy as ``snapshot_<name>.npz`` (atomically)."""
     buffer = io.BytesIO()
     np.savez(buffer, iteration=np.int64(iteration), strategy=strategy)
-    atomic_write(self._snapshot_path(name), buffer.getvalue())
+    atomic_write(self._snapshot_path(name), buffer.getvalue(),
+                 inside=self.inside)
 
   def load_snapshot(self, name: str) -> tuple[int, np.ndarray] | None:
     """(iteration, strategy) of a snapshot, or None if it was not taken."""
     path = self._snapshot_path(name)
-    if not path.exists():
-      return None
     try:
-      with np.load(path) as data:
-        return int(data["iteration"]), data["strategy"]
+      data = self._read(path)
+    except FileNotFoundError:
+      return None
+    except OSError as error:
+      raise ValueError(f"{path} cannot be read ({error.strerror}); "
+                       f"{self._rerun_advice()}") from None
+    try:
+      with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return int(archive["iteration"]), archive["strategy"]
     except Exception as error:  # pylint: disable=broad-except
-      raise ValueError(f"{path} is damaged ({type(error).__name__}); run "
-                       "with --resume to recompute its unit") from None
+      raise ValueError(f"{path} is damaged ({type(error).__name__}); "
+                       f"{self._rerun_advice()}") from None
+
+  def _rerun_advice(self) -> str:
+    """How to compute the unit again: resuming its run reruns a unit whose
+    files are not those it finished with."""
+    command = (resume_command(self.inside) if self.inside != self.folder
+               else None)
+    if command is None:
+      return ("resuming its run (the same command with --resume) runs the "
+              f"unit {self.unit_id} again")
+    return f"this reruns the unit {self.unit_id}: {command}"
 
   def reset(self) -> None:
     """Deletes the unit's files (it will be run from scratch)."""
     paths = [self.rows_path, self.checkpoint_path,
              self.legacy_checkpoint_path, self.done_path]
     paths += list(self.folder.glob("snapshot_*.npz"))
+    self._remove(paths)
+    self._count, self._last_check = 0, self.unit_id
+
+  def _remove(self, paths: Sequence[Path]) -> None:
+    """Deletes the unit's files ``paths`` (never through a linked folder:
+    a link among them is itself deleted, not what it points to)."""
+    if self.inside != self.folder:
+      check_inside(self.inside, self.folder)
     for path in paths:
       try:
         path.unlink()
       except (FileNotFoundError, NotADirectoryError):
         pass
-    self._count, self._last_check = 0, self.unit_id
 
 
 def load_results(output_dir: str | os.PathLike,
@@ -415,7 +451,7 @@ def load_results(output_dir: str | os.PathLike,
   for path in paths:
     if not path.is_dir():
       continue
-    store = UnitStore(path)
+    store = UnitStore(path, inside=folder)
     unit_rows = store.read()
     done = store.done_record()
     if unit_rows.problem and not unit_rows.torn_tail:
@@ -444,6 +480,7 @@ def write_merged(output_dir: str | os.PathLike,
     frame = load_results(output_dir)
   parquet = output_dir / "results.parquet"
   csv_path = output_dir / "results.csv"
-  atomic_write(parquet, lambda handle: frame.to_parquet(handle, index=False))
-  atomic_write(csv_path, frame.to_csv(index=False))
+  atomic_write(parquet, lambda handle: frame.to_parquet(handle, index=False),
+               inside=output_dir)
+  atomic_write(csv_path, frame.to_csv(index=False), inside=output_dir)
   return parquet, csv_path
