@@ -16,9 +16,9 @@ check), :mod:`.layout` (a tree's arrays, with the schedules of
 :mod:`.schedules`), :mod:`.constants`, :mod:`.compiler` (pyspiel game to
 arrays), :mod:`.native` (games that build their arrays from their rules),
 :mod:`.admission` (what can be compiled and how large), :mod:`.loading`
-(game strings), :mod:`.cache` and :mod:`.fingerprint` (the disk cache), and
-the numba kernels in :mod:`.passes`, :mod:`.best_response` and
-:mod:`.beliefs`. The kernels are compiled by numba on first use (about 20 s
+(game strings), :mod:`.cache` and :mod:`.fingerprint` (the disk cache),
+:mod:`.tree_checks` (the check of a tree read from it), and the numba
+kernels in :mod:`.passes`, :mod:`.best_response` and :mod:`.beliefs`. The kernels are compiled by numba on first use (about 20 s
 once; the compiled code is cached on disk).
 """
 
@@ -39,6 +39,7 @@ from spiel_ext.engine.loading import load_game
 from spiel_ext.engine.model import GameModel
 from spiel_ext.engine.regret_passes import PlayerPass
 from spiel_ext.engine.strategy import StrategyTypeError, check_strategy
+from spiel_ext.engine.tree_checks import check_stored_tree
 
 __all__ = ["CHANCE", "TERMINAL", "STRATEGY_TOLERANCE", "GameModel",
            "GameTree", "GameView", "PlayerPass", "StrategyTypeError",
@@ -106,11 +107,15 @@ def compile_game(game: str | pyspiel.Game | GameTree, *,
 
 def _load_or_build(game: pyspiel.Game, use_cache: bool,
                    max_histories: int | None) -> GameTree:
-  """The tree from the disk cache, else admitted, compiled and stored."""
+  """The tree from the disk cache (signed and checked as a tree of
+  ``game``, see :mod:`spiel_ext.engine.cache`), else admitted, compiled and
+  stored."""
   game_string = str(game)
   fingerprint = game_fingerprint(game) if cache.cache_dir() else None
   if use_cache and fingerprint is not None:
-    stored = cache.load(game_string, fingerprint)
+    stored = cache.load(
+        game_string, fingerprint,
+        check=lambda arrays, keys: check_stored_tree(game, arrays, keys))
     if stored is not None:
       arrays, keys = stored
       check_compiled_size(game, len(arrays["parent"]), max_histories)

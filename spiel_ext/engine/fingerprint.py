@@ -34,7 +34,7 @@ import pyspiel
 import spiel_ext
 
 # Bump when the stored arrays change meaning or layout.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 _PROCESS_START = time.time()
 _code_fingerprint: str | None = None
