@@ -18,5 +18,11 @@ of OpenSpiel's ``exploitability`` module, and ``spiel_ext.cli`` is the
 
 __version__ = "0.1.0"
 
+# numba caches spiel_ext's kernels in spiel_ext's cache folder, never inside
+# the package (see spiel_ext.numba_cache); numba is not imported here.
+from spiel_ext import numba_cache as _numba_cache  # pylint: disable=g-import-not-at-top  # noqa: E402
+
+_numba_cache.install_when_numba_loads()
+
 # Registers the games (after __version__, which the engine's cache reads).
 from spiel_ext import games  # pylint: disable=unused-import,g-import-not-at-top  # noqa: E402,F401
