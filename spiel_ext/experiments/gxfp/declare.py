@@ -36,15 +36,23 @@ class ScheduleClaim:
     holds_if: a threshold on the measurement's value, or a rule from it
       to a verdict.
     evidence: the figure or table the row cites.
+    substitution: what the run puts in place of the paper's method for
+      this claim ("" for nothing), named in the verdict's setting label
+      after the schedule's ("paper setting (simultaneous), XFP without
+      eq. 18's renormalisation").
   """
   statement: str
   paper_value: str
   measure: Callable[..., Any]
   holds_if: Threshold | Rule
   evidence: Artefact
+  substitution: str = ""
 
   def on(self, variant: Variant) -> ClaimSpec:
     """The claim judged on ``variant``, a schedule's paper setting."""
+    if self.substitution:
+      variant = dataclasses.replace(
+          variant, name=f"{variant.name}, {self.substitution}")
     return ClaimSpec(PAPER, self.statement, self.paper_value,
                      functools.partial(self.measure, variant=variant,
                                        labels=LABELS),

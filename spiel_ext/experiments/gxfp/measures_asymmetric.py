@@ -7,6 +7,9 @@ asymmetric game with N hands, against the continuous solution's thresholds
 a (player 1 bluffs below), b (value-bets above) and c (player 2 calls
 above). Thresholds are measured as masses (a = bets below 1/2, b = 1 - bets
 above, c = folds), equal for every member of the continuum of equilibria.
+Fig. 1's bottom row, the action-value differences (player 1's bet - check,
+player 2's call - fold), is read on the hands between a and b, where
+player 1 checks and player 2's mixed equilibria live.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import numpy as np
 import pandas as pd
 
 from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
-                                       table)
+                                       mean_of_parts_verdict, table)
 from spiel_ext.experiments.declaration import Settings
 from spiel_ext.experiments.gxfp.shared import (MIXED, GXFPLabels,
                                                final_snapshots, hands_of,
                                                mean_final_measures,
                                                near_threshold, ran, sequences)
+from spiel_ext.eval import vnm
 from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.results.report import Variant
 
@@ -37,6 +41,16 @@ BET_GAP = Threshold(0.05, partly_at=0.15)
 # (and shrinking with N), partly at most APPROACH_PARTLY / N.
 APPROACH_HOLDS, APPROACH_PARTLY = 1.0, 2.0
 _SHRINK_TOLERANCE = 1e-9
+# Fig. 1's bottom right, as a share of the unperturbed call - fold curve's
+# range (the panel's scale): the largest |perturbed - unperturbed| over
+# hands ("no significant difference"), and the unperturbed run's largest
+# |call - fold| between a and b ("indifferent": equal at the panel's
+# scale, a tighter bound).
+PAYOFF_GAP = Threshold(0.05, partly_at=0.15)
+INDIFFERENT = Threshold(0.01, partly_at=0.05)
+# Table columns of the bottom row.
+BET_MINUS_CHECK = "P1 bet - check, a..b"
+INDIFFERENCE = "P2 max |call - fold|, a..b / range"
 
 
 def roles(labels: GXFPLabels) -> tuple[str, str]:
@@ -64,22 +78,57 @@ def asymmetric_thresholds(game: str, strategy: np.ndarray,
           "p2_mixed_share": float(mixing.sum() / max(away.sum(), 1))}
 
 
+def check_region(hands: int) -> np.ndarray:
+  """[N] bools: hands between the continuum's a and b, at least 2/N from
+  both, where player 1 checks and player 2's mixed equilibria live."""
+  strengths = continuum.hand_strengths(hands)
+  solution = continuum.asymmetric_solution()
+  return ((strengths > solution.bluff_below) &
+          (strengths < solution.value_bet_above) &
+          ~near_threshold(strengths, [solution.bluff_below,
+                                      solution.value_bet_above], hands))
+
+
+def bottom_row(game: str, strategy: np.ndarray,
+               eps: float = 0.0) -> dict[str, float]:
+  """Fig. 1's bottom row in two numbers, the strategy as played: player
+  1's mean bet - check value on :func:`check_region`, and player 2's
+  largest |call - fold| there as a share of its call - fold curve's range
+  over all hands."""
+  del eps  # The values are those of the strategy as played, as drawn.
+  differences = vnm.action_value_differences(game, strategy)
+  region = check_region(hands_of(game))
+  spread = float(np.ptp(differences["P2"]))
+  return {BET_MINUS_CHECK: float(differences["P1"][region].mean()),
+          INDIFFERENCE: (float(np.abs(differences["P2"][region]).max())
+                         / spread if spread > 0 else float("nan"))}
+
+
+def _measured(game: str, strategy: np.ndarray,
+              eps: float = 0.0) -> dict[str, float]:
+  return {**asymmetric_thresholds(game, strategy, eps),
+          **bottom_row(game, strategy, eps)}
+
+
 def threshold_table(settings: Settings, folder: Path,
                     labels: GXFPLabels) -> pd.DataFrame:
   """Per game and algorithm, mean over seeds: a, b, c, their errors
-  against the continuous solution, the largest error and the share of
-  player 2's hands that mix."""
+  against the continuous solution, the largest error, the share of
+  player 2's hands that mix and Fig. 1's bottom row
+  (:func:`bottom_row`)."""
   solution = continuum.asymmetric_solution()
   exact = {"a": solution.bluff_below, "b": solution.value_bet_above,
            "c": solution.call_above}
   records = []
   for record, measured in mean_final_measures(settings, folder, labels,
-                                              asymmetric_thresholds):
+                                              _measured):
     for key, value in exact.items():
       record[key] = measured[key]
       record[f"|{key} error|"] = abs(measured[key] - value)
     record["max error"] = max(record[f"|{k} error|"] for k in exact)
     record["P2 hands mixing"] = measured["p2_mixed_share"]
+    record[BET_MINUS_CHECK] = measured[BET_MINUS_CHECK]
+    record[INDIFFERENCE] = measured[INDIFFERENCE]
     records.append(record)
   return pd.DataFrame(records)
 
@@ -194,3 +243,92 @@ def threshold_approach(results: RunResults, *, variant: Variant,
       f"largest error of a, b (GXFP) and c (perturbed GXFP): {text}; the "
       f"perturbation itself moves player 1's b by up to {shift:.4f}",
       (errors[-1], sizes[-1], shrinking), variant.label)
+
+
+def _bottom_case(results: RunResults, variant: Variant, labels: GXFPLabels
+                 ) -> tuple[str, int, list[np.ndarray], list[np.ndarray]
+                            ] | None:
+  """(the largest N's game, N, unperturbed and perturbed final strategies
+  by seed) of a schedule variant that ran both there; else None."""
+  case = _case(results, variant, labels)
+  if case is None:
+    return None
+  _, largest, plain, perturbed = case
+  game = next(game for game in results.settings.games
+              if hands_of(game) == largest)
+  snapshots = final_snapshots(results.settings, results.folder, game)
+  if plain not in snapshots or perturbed not in snapshots:
+    return None
+  return game, largest, snapshots[plain], snapshots[perturbed]
+
+
+def punished_verdict(shifts: tuple[float, ...]) -> str:
+  """Fig. 1's bottom left from each seed's mean shift of player 1's bet -
+  check between a and b (perturbed minus unperturbed): holds when it is
+  below 0 on every seed (the dominant strategy punishes forced bets
+  more); a mean whose parts disagree in sign does not hold."""
+  if not shifts:
+    return "not run"
+  mean = float(np.mean(shifts))
+  return mean_of_parts_verdict([(shift, -1.0) for shift in shifts],
+                               "holds" if mean < 0 else "does not hold")
+
+
+def forced_bets_punished(results: RunResults, *, variant: Variant,
+                         labels: GXFPLabels) -> Measurement | None:
+  """Player 1's bet - check between a and b, unperturbed and perturbed, at
+  the largest N: the perturbed run's player 2 (the dominant strategy)
+  should make player 1's forced bets there cost more."""
+  case = _bottom_case(results, variant, labels)
+  if case is None:
+    return None
+  game, largest, plain, perturbed = case
+  region = check_region(largest)
+  shifts, below = [], []
+  for first, second in zip(plain, perturbed):
+    before = vnm.action_value_differences(game, first)["P1"][region]
+    after = vnm.action_value_differences(game, second)["P1"][region]
+    shifts.append(float((after - before).mean()))
+    below.append(float((after < before).mean()))
+  return Measurement(
+      f"N = {largest}: player 1's bet - check on the hands between a and b, "
+      f"perturbed minus unperturbed, by seed: "
+      + ", ".join(f"{shift:+.3f}" for shift in shifts)
+      + f" (lower on {np.mean(below):.0%} of those hands; holds: below 0 on "
+      "every seed)", tuple(shifts), variant.label)
+
+
+def payoff_gap(results: RunResults, *, variant: Variant,
+               labels: GXFPLabels) -> Measurement | None:
+  """The largest |call - fold perturbed - unperturbed| over hands at the
+  largest N, as a share of the unperturbed curve's range; the largest over
+  seeds."""
+  case = _bottom_case(results, variant, labels)
+  if case is None:
+    return None
+  game, largest, plain, perturbed = case
+  shares = []
+  for first, second in zip(plain, perturbed):
+    before = vnm.action_value_differences(game, first)["P2"]
+    after = vnm.action_value_differences(game, second)["P2"]
+    shares.append(float(np.abs(after - before).max() / np.ptp(before)))
+  share = max(shares)
+  return Measurement(
+      f"N = {largest}: largest |perturbed - unperturbed| call - fold over "
+      f"hands {share:.1%} of the unperturbed curve's range (worst seed; "
+      f"{PAYOFF_GAP.describe('{:.0%}')})", share, variant.label)
+
+
+def indifference(results: RunResults, *, variant: Variant,
+                 labels: GXFPLabels) -> Measurement | None:
+  """The unperturbed run's largest |call - fold| between a and b at the
+  largest N, as a share of its curve's range; the largest over seeds."""
+  case = _bottom_case(results, variant, labels)
+  if case is None:
+    return None
+  game, largest, plain, _ = case
+  share = max(bottom_row(game, strategy)[INDIFFERENCE] for strategy in plain)
+  return Measurement(
+      f"N = {largest}: unperturbed player 2's largest |call - fold| on the "
+      f"hands between a and b {share:.2%} of its curve's range (worst "
+      f"seed; {INDIFFERENT.describe('{:.0%}')})", share, variant.label)

@@ -3,7 +3,8 @@ XFP and GXFP on the raise variant, and the claims' measures.
 
 Tim P. Schulze, "A Generalized Extensive-Form Fictitious Play Algorithm",
 2023, arXiv:2310.09658: Fig. 4 (CFR, XFP and GXFP from random initial
-strategies: similar error and decay, similar cost per iteration), Fig. 5
+strategies: the value near the game's, -88/1083 in the continuum; similar
+error and decay, similar cost per iteration), Fig. 5
 (perturbed XFP and GXFP converge much faster in the perturbed game), and
 section 6's remarks (alternating updates converge much faster; GXFP can
 count in integers).
@@ -18,11 +19,13 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis.claims import (Measurement, RunResults, Threshold,
-                                       table)
+from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, Measurement,
+                                       RunResults, Threshold, table,
+                                       within_factor_verdict)
 from spiel_ext.analysis.common import final_means
 from spiel_ext.experiments.gxfp.shared import (ALTERNATING, SIMULTANEOUS,
-                                               GXFPLabels, ran)
+                                               GXFPLabels, hands_of, ran)
+from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.results.report import Variant
 
 FINAL_VALUES = table("final_values")
@@ -167,13 +170,64 @@ def error_similar(results: RunResults, *, variant: Variant,
       f"{ERROR_SIMILAR.holds_at:g})", ratio, variant.label)
 
 
+def value_verdict(found: tuple[tuple[float, ...], float]) -> str:
+  """From (each algorithm's final value to player 1, the paper's game
+  value): holds when every one is within a factor 1 / MAGNITUDE_FRACTION
+  of the paper's, with its sign (the shared rule for a method's own
+  number; "comparable in magnitude"), partly when some are, else does
+  not hold."""
+  values, paper = found
+  close = [within_factor_verdict(value, paper) == "holds"
+           for value in values]
+  if close and all(close):
+    return "holds"
+  return "holds partly" if any(close) else "does not hold"
+
+
+def game_value(results: RunResults, *, variant: Variant,
+               labels: GXFPLabels) -> Measurement | None:
+  """Fig. 4's top panel: the final value to player 1 of CFR, XFP and GXFP
+  beside the continuous game's, -88/1083; and where the discrete game's
+  own value lies, from what the run records: each algorithm's value v and
+  NashConv e bracket it (the game's value is within [v - e, v + e] for
+  any strategy pair, and so for means over seeds)."""
+  case = _main(results, variant, labels)
+  if case is None:
+    return None
+  final, main = case
+  paper = float(continuum.RAISE_VALUE)
+  values = final.loc[main, "value to player 1"]
+  errors = final.loc[main, "NashConv"]
+  low, high = float((values - errors).max()), float((values + errors).min())
+  close = sum(within_factor_verdict(value, paper) == "holds"
+              for value in values)
+  text = ("final value to player 1: " + ", ".join(
+      f"{name} {value:.4f}" for name, value in values.items()) +
+          f" (continuous -88/1083 = {paper:.4f}; within a factor "
+          f"{1 / MAGNITUDE_FRACTION:g} for {close} of {len(values)}); the "
+          f"discrete game's value (N = {hands_of(results.settings.games[0])}) "
+          f"lies in "
+          f"[{low:.4f}, {high:.4f}] (each value +- its NashConv)")
+  if not low <= paper <= high:
+    gap = low - paper if paper < low else paper - high
+    text += f", {gap:.4f} or more from the continuous value"
+  return Measurement(text, (tuple(float(v) for v in values), paper),
+                     variant.label)
+
+
 def perturbed_faster_verdict(found: tuple[pd.Series, pd.Series]) -> str:
   """From the final NashConvs (perturbed runs in the perturbed game, plain
-  runs in the unperturbed one)."""
+  runs in the unperturbed one, in the same role order): "much faster" is a
+  size, below :data:`MUCH_FASTER` times the plain one's; holds when every
+  perturbed run is below that of every plain run, partly when some
+  perturbed run is below it for its own plain twin; a smaller gain does
+  not hold."""
   perturbed, plain = found
-  return ("holds" if perturbed.max() < MUCH_FASTER * plain.min() else
-          "holds partly" if perturbed.min() < plain.max() else
-          "does not hold")
+  if perturbed.max() < MUCH_FASTER * plain.min():
+    return "holds"
+  return ("holds partly" if np.any(perturbed.to_numpy() <
+                                   MUCH_FASTER * plain.to_numpy())
+          else "does not hold")
 
 
 def perturbed_faster(results: RunResults, *, variant: Variant,
@@ -194,8 +248,9 @@ def perturbed_faster(results: RunResults, *, variant: Variant,
       "final NashConv, perturbed game (perturbed runs): " + ", ".join(
           f"{n} {v:.3g}" for n, v in perturbed.items()) +
       "; unperturbed game (plain runs): " + ", ".join(
-          f"{n} {v:.3g}" for n, v in plain.items()), (perturbed, plain),
-      variant.label)
+          f"{n} {v:.3g}" for n, v in plain.items()) +
+      f" (holds: perturbed below {MUCH_FASTER:g}x the plain)",
+      (perturbed, plain), variant.label)
 
 
 def _speedups(final: pd.DataFrame, pairs: Sequence[tuple[str, str, str]]
@@ -211,9 +266,11 @@ def _speedups(final: pd.DataFrame, pairs: Sequence[tuple[str, str, str]]
 
 
 def alternating_faster(results: RunResults, *, variants: Sequence[Variant],
-                       labels: GXFPLabels) -> Measurement | None:
+                       labels: GXFPLabels,
+                       substitution: str = "") -> Measurement | None:
   """Final NashConv alternating vs simultaneous for CFR, XFP and GXFP;
-  ``variants``: the two schedule variants."""
+  ``variants``: the two schedule variants; ``substitution``: what the
+  runs put in place of the paper's method, named after the setting."""
   if not all(ran(variant, results.settings) for variant in variants):
     return None
   roles = labels.roles
@@ -225,7 +282,8 @@ def alternating_faster(results: RunResults, *, variants: Sequence[Variant],
   return Measurement(
       "final NashConv alternating vs simultaneous (holds: alternating "
       "below half of simultaneous for all three): " + text, faster,
-      " vs ".join(variant.label for variant in variants[::-1]))
+      " vs ".join(variant.label for variant in variants[::-1]) +
+      (f", {substitution}" if substitution else ""))
 
 
 def start_verdict(ratios: Sequence[float]) -> str:

@@ -106,11 +106,14 @@ def perturbed_gap(snapshots: dict[str, list[np.ndarray]], game: str,
 
 def mixing_verdict(shares: tuple[float, float]) -> str:
   """From the (unperturbed, perturbed) share of mixing (hand, panel)
-  pairs."""
+  pairs: the perturbation must remove the mixing, the perturbed share
+  below :data:`MIXING_REMOVED` times the unperturbed; holds when the
+  unperturbed also mixes on most pairs, partly when it mixes on fewer;
+  a smaller removal does not hold."""
   plain, perturbed = shares
-  return ("holds" if plain >= MIXING_PLAIN and
-          perturbed < MIXING_REMOVED * plain else
-          "holds partly" if perturbed < plain else "does not hold")
+  if not perturbed < MIXING_REMOVED * plain:
+    return "does not hold"
+  return "holds" if plain >= MIXING_PLAIN else "holds partly"
 
 
 def fit_verdict(found: tuple[tuple[tuple[float, float], ...], int]) -> str:
@@ -198,3 +201,47 @@ def continuum_fit(results: RunResults, *, variant: Variant,
                    for role, (share, error) in fits.items())
   return Measurement(f"N = {hands}: {text}", (tuple(fits.values()), hands),
                      variant.label)
+
+
+def shrink_verdict(found: dict[str, list[float]] | None) -> str:
+  """From each perturbed run's share of mixing (hand, panel) pairs by
+  growing N: holds when every run's share falls at each larger N, partly
+  when every one ends below where it started, else does not hold; not run
+  with one N (None)."""
+  if not found:
+    return "not run"
+  shares = list(found.values())
+  if all(np.all(np.diff(share) < 0) for share in shares):
+    return "holds"
+  return ("holds partly" if all(share[-1] < share[0] for share in shares)
+          else "does not hold")
+
+
+def mixing_by_hands(results: RunResults, *, variant: Variant,
+                    labels: GXFPLabels) -> Measurement | None:
+  """The perturbed runs' share of mixing (hand, panel) pairs at each N
+  the run has (their mixing is near the thresholds: boundary effects);
+  a "not tested" row when the run has one N."""
+  if not ran(variant, results.settings):
+    return None
+  frame = raise_table(results.settings, results.folder, labels)
+  by_role = labels.role_labels(labels.schedule_of_variant(variant),
+                               (labels.gxfp_eps, labels.xfp_eps))
+  sizes = sorted(set(frame.N))
+  if len(sizes) < 2:
+    return Measurement(
+        f"not tested: one N (N = {', '.join(map(str, sizes))}) in this run; "
+        "the claim needs several", None, variant.label)
+  rows = frame.set_index(["algorithm", "N"])
+  found = {role: [float(rows.loc[(label, n), "hands mixing"])
+                  for n in sizes]
+           for role, label in by_role.items()
+           if all((label, n) in rows.index for n in sizes)}
+  if not found:
+    return None
+  return Measurement(
+      "(hand, panel) pairs mixing, perturbed runs, by N " +
+      "/".join(map(str, sizes)) + ": " + "; ".join(
+          f"{role} " + "/".join(f"{share:.1%}" for share in shares)
+          for role, shares in found.items()) +
+      " (holds: falling at each larger N)", found, variant.label)

@@ -62,6 +62,12 @@ _SIZES = (
     "(game value -88/1083)")
 
 
+_RENORMALISATION = (
+    "XFP renormalisation (eq. 18)", "used", _NO_CODE,
+    "ours: off (not run here); the verdicts that read XFP name it in their "
+    "setting")
+
+
 def _iterations(iterations: tuple[int, int]) -> tuple[str, ...]:
   return ("iterations", "lost from our copy of the text", _NO_CODE,
           f"ours: {iterations[1]:,} (quick: {iterations[0]:,})")
@@ -100,8 +106,11 @@ RAISE_CHOICES = _choices(
     ("player 1's movable thresholds", "two thresholds roughly fit to the "
      "graphs", _NO_CODE, "ours: drawn dotted at one member of the "
      "continuum; compared as sequence masses, equal for every member"),
-    ("hands mixing", "drawn, not measured", _NO_CODE,
-     f"ours: share of (hand, panel) pairs with no sequence >= {MIXED[1]:g}"))
+    ("hands mixing", "drawn, not measured; near the thresholds it "
+     "diminishes as N grows (section 5)", _NO_CODE,
+     f"ours: share of (hand, panel) pairs with no sequence >= {MIXED[1]:g}; "
+     "one N per scale, so the shrinking with N is not tested"),
+    _RENORMALISATION)
 
 CONVERGENCE_CHOICES = _choices(
     ("hands N", "lost from our copy of the text", _NO_CODE,
@@ -129,8 +138,7 @@ CONVERGENCE_CHOICES = _choices(
     ("GXFP averaging", "float, or integer counts free of round-off (section "
      "6)", _NO_CODE, "float running average",
      "integer counting (a consistency check: the two must agree)"),
-    ("XFP renormalisation (eq. 18)", "used", _NO_CODE,
-     "ours: off (not run here)"),
+    _RENORMALISATION,
     _TIE,
     ("what is evaluated", "the value of the current strategy pair and total "
      "exploitability (NashConv)", _NO_CODE, "the average strategy of all "

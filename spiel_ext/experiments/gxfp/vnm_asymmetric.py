@@ -16,7 +16,7 @@ from spiel_ext.experiments.gxfp.declare import ScheduleClaim, hand_experiment
 from spiel_ext.experiments.gxfp.figures import ASYMMETRIC
 from spiel_ext.experiments.gxfp.paper_values import vnm_game
 
-# Fig. 1's three claims, each judged on each schedule.
+# Fig. 1's claims, top row then bottom row, each judged on each schedule.
 CLAIMS = (
     ScheduleClaim("Perturbed GXFP removes player 2's weakly dominated "
                   "mixing; unperturbed it drifts among mixed equilibria "
@@ -28,7 +28,22 @@ CLAIMS = (
     ScheduleClaim("The discrete solution approaches the continuous "
                   "thresholds (a = 1/9, b = 7/9, c = 5/9) as N grows (Fig. "
                   "1)", "qualitative", measures.threshold_approach,
-                  measures.approach_verdict, measures.THRESHOLDS))
+                  measures.approach_verdict, measures.THRESHOLDS),
+    ScheduleClaim("Forced to bet with probability eps where it would check "
+                  "(between a and b), player 1 loses more to player 2's "
+                  "dominant strategy (perturbed) than to its weakly "
+                  "dominated ones (Fig. 1, bottom left)", "qualitative",
+                  measures.forced_bets_punished, measures.punished_verdict,
+                  measures.THRESHOLDS),
+    ScheduleClaim("Player 2's call - fold value shows no significant "
+                  "difference perturbed and unperturbed (Fig. 1, bottom "
+                  "right)", "qualitative", measures.payoff_gap,
+                  measures.PAYOFF_GAP, measures.THRESHOLDS),
+    ScheduleClaim("Unperturbed, player 2 is indifferent between calling and "
+                  "folding throughout the region where mixed equilibria "
+                  "exist (Fig. 1, bottom right)", "qualitative",
+                  measures.indifference, measures.INDIFFERENT,
+                  measures.THRESHOLDS))
 
 GXFP_VNM_ASYMMETRIC = hand_experiment(
     "gxfp_vnm_asymmetric",
