@@ -270,12 +270,13 @@ def _result(name, players, distribution, cost):
 
 
 def _shift_claim(games, style: str, group: str, direction: int,
-                 statement: str, paper_value: str, command: str):
+                 statement: str, paper_value: str, command: str,
+                 paper=None):
   """The report row a first-decision shift claim gives on already analysed
   ``games`` (the experiment's shift measure and rule, on hand-made
-  results)."""
+  results; ``paper``: the paper's moves, None for section 5.2's)."""
   spec = ClaimSpec(PAPER, statement, paper_value, lambda _: shift_measurement(
-      games, style, group, direction), cases_verdict,
+      games, style, group, direction, paper=paper), cases_verdict,
                    first_decision_table(None, ()))
   return judge([spec], None, NAME, command)[0]
 
@@ -293,7 +294,11 @@ def test_shift_claims_say_where_a_move_is_not_offered():
   assert _shift_claim([leduc], "Loose-passive", "fold", -1, "c", "p",
                              "cmd").verdict == "not run"
   assert _shift_claim([leduc, holdem], "Loose-passive", "raise", +1,
-                             "c", "p", "cmd").verdict == "does not hold"
+                             "c", "p", "cmd", paper={2: (0.0, 20.0)}
+                             ).verdict == "does not hold"
+  # The paper gives no Loose-passive raise move: nothing to judge.
+  assert _shift_claim([leduc, holdem], "Loose-passive", "raise", +1,
+                             "c", "p", "cmd").verdict == "not run"
 
 
 def _run(*flags):
@@ -329,7 +334,8 @@ def test_tiny_run_writes_figures_tables_and_claim_rows(tmp_path):
   text = report.read_text()
   assert "## pref_cfr_styles (quick scale)" in text
   for claim in ["lose little against Normal", "folds less", "calls more",
-                "raises more", "Three players", "converge like CFR"]:
+                "raises more", "Three players",
+                "final NashConv stays within"]:
     assert claim in text, claim
   assert EXPERIMENTS["pref_cfr_styles"].quick.games == setup.GAMES
 

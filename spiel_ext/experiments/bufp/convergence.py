@@ -36,6 +36,12 @@ LOWEST_GAP = ("BUFP(EF) reaches the lowest perfect-Bayesian gap (total "
               "exploitability, Fig. 2): stays below BUFP(X) and CFR to the end")
 VARIES = ("BUFP(EF)'s NashConv varies considerably (Fig. 1): its relative "
           "5-95% band is wider than BUFP(X)'s at most evaluation points")
+ON_PAR = ("BUFP(X) converges on par with CFR (section 6): its final "
+          f"NashConv at most {measures.ON_PAR_RATIO:g}x CFR's")
+SLOWER_FIRST = ("BUFP(EF) may converge more slowly initially (section 5.2, "
+                "Fig. 2): its perfect-Bayesian gap above both BUFP(X)'s and "
+                "CFR's at some evaluation point in the first tenth of the "
+                "run")
 _OFF_PATH = "not in the paper (full-support starts leave no infoset off path)"
 _RANDOM, _FIRST_STEP = settings.CONVERGENCE_VARIANTS[:2]
 
@@ -49,7 +55,13 @@ def _variant_claims(variant) -> tuple[ClaimSpec, ...]:
       ClaimSpec(PAPER, LOWEST_GAP, "qualitative (Fig. 2)", functools.partial(
           measures.lowest_gap, **on), verdict_from, FIG2),
       ClaimSpec(PAPER, VARIES, "qualitative (Fig. 1)", functools.partial(
-          measures.wider_spread, **on), verdict_from, FINAL_VALUES))
+          measures.wider_spread, **on), verdict_from, FINAL_VALUES),
+      ClaimSpec(PAPER, ON_PAR, "qualitative (\"a convergence rate on par "
+                "with CFR\")", functools.partial(
+                    measures.on_par_with_cfr, **on), verdict_from, FIG1),
+      ClaimSpec(PAPER, SLOWER_FIRST, "qualitative (\"may converge more "
+                "slowly initially\")", functools.partial(
+                    measures.slower_initially, **on), verdict_from, FIG2))
 
 
 def _bufp_x_vs_xfp(bufp_x: str, xfp: str, same: bool, text: str,

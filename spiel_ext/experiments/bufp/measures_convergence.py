@@ -17,7 +17,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis.claims import Measurement, RunResults
+from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, Measurement,
+                                       RunResults)
 from spiel_ext.results.report import Variant
 
 GameLabel = Callable[[str], str]
@@ -27,6 +28,9 @@ EARLY_PART = 10
 # "Varies considerably": the band is wider at more than this share of the
 # evaluation points.
 MOST_POINTS = 0.5
+# "On par with CFR": BUFP(X)'s final NashConv at most this many times
+# CFR's (a factor 1 / MAGNITUDE_FRACTION; lower is at least on par).
+ON_PAR_RATIO = 1 / MAGNITUDE_FRACTION
 
 
 def not_run(value: object) -> str:
@@ -223,3 +227,59 @@ def bufp_x_vs_xfp(results: RunResults, *, bufp_x: str, xfp: str, same: bool,
                 f"final NashConv {a.groupby(level=1).mean().iloc[-1]:.4g} "
                 f"vs {b.groupby(level=1).mean().iloc[-1]:.4g}")
   return Measurement("; ".join(rows), holds, setting)
+
+
+def _final_mean(frame: pd.DataFrame, game: str, algorithm: str,
+                metric: str) -> tuple[float, int]:
+  """(mean over runs at the last evaluation, that iteration)."""
+  bands = curve_bands(frame, game, algorithm, metric)
+  return float(bands["mean"].iloc[-1]), int(bands.index[-1])
+
+
+def on_par_with_cfr(results: RunResults, *, variant: Variant,
+                    label: GameLabel) -> Measurement | None:
+  """Section 6: per game, whether BUFP(X)'s final mean NashConv is at most
+  ON_PAR_RATIO times CFR's (lower is at least on par)."""
+  if not _ran(results.frame, variant):
+    return None
+  cfr, _, x = _roles(variant)
+  holds, texts = [], []
+  for game in _games(results.frame):
+    (ours, at), (theirs, _) = (_final_mean(results.frame, game, name,
+                                           "nash_conv") for name in (x, cfr))
+    ratio = ours / theirs if theirs > 0 else float("inf")
+    holds.append(bool(ratio <= ON_PAR_RATIO))
+    texts.append(f"{label(game)}: {x} {ours:.3g} vs {cfr} {theirs:.3g} "
+                 f"({ratio:.2g}x) at {at:,} it.")
+  return Measurement(
+      f"final mean NashConv over {_runs(results)}: " + "; ".join(texts) +
+      f" (holds: at most {ON_PAR_RATIO:g}x CFR's)", holds, variant.label)
+
+
+def slower_initially(results: RunResults, *, variant: Variant,
+                     label: GameLabel) -> Measurement | None:
+  """Section 5.2 on Fig. 2: per game, whether BUFP(EF)'s mean
+  perfect-Bayesian gap lies above both BUFP(X)'s and CFR's at some
+  evaluation point in the first 1/EARLY_PART of the run."""
+  frame = results.frame
+  if not _ran(frame, variant):
+    return None
+  cfr, ef, x = _roles(variant)
+  horizon = int(frame.iteration.max())
+  holds, texts = [], []
+  for game in _games(frame):
+    means = [curve_bands(frame, game, name, "sequential_gap_mean")["mean"]
+             for name in (ef, x, cfr)]
+    shared = means[0].index
+    for other in means[1:]:
+      shared = shared.intersection(other.index)
+    early = [it for it in shared.sort_values() if it <= horizon // EARLY_PART]
+    above = [it for it in early
+             if means[0][it] > means[1][it] and means[0][it] > means[2][it]]
+    holds.append(bool(above))
+    texts.append(f"{label(game)}: {ef} above both at {len(above)} of "
+                 f"{len(early)} points up to it. {horizon // EARLY_PART:,}" +
+                 (f" (first at {int(above[0]):,})" if above else ""))
+  return Measurement(
+      f"mean gap over infosets, {_runs(results)}: " + "; ".join(texts),
+      holds, variant.label)

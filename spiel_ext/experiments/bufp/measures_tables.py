@@ -17,15 +17,21 @@ from typing import Sequence
 
 import numpy as np
 
-from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
+from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, Measurement,
+                                       RunResults, Threshold, magnitude_text,
+                                       magnitude_verdict,
+                                       mean_of_parts_verdict, same_direction,
+                                       within_factor_verdict)
+from spiel_ext.analysis.poker_units import big_blind, mbh
 from spiel_ext.experiments.bufp.head_to_head import (
     FINAL, MATCHED, Cells, deviation_percentages, pair_percentages,
     role_policies, rules_name, snapshot_labels, spread, table_cells,
     variants_run)
-from spiel_ext.experiments.bufp.paper_values import (MEAN, PAPER_PERCENTAGES,
-                                                     RECOVERED, SECURED)
+from spiel_ext.experiments.bufp.paper_values import (
+    MEAN, PAPER_EXPLOITABILITY_MBH, PAPER_PERCENTAGES, RECOVERED, ROLES,
+    SECURED)
 from spiel_ext.experiments.declaration import Settings
-from spiel_ext.results.report import Variant
+from spiel_ext.results.report import PAPER_SETTING, Variant
 
 # The paper's cell is one pair of runs: CFR vs CFR holds when it lies
 # where one pair of ours could, within ROOM_SDS sd of our pairs' mean (and
@@ -34,8 +40,8 @@ ROOM_SDS = 2.0
 MIN_ROOM_MBH = 0.5
 # Tables 1-2: the largest |ours - paper| over the paper's nine cells.
 CELLS_WITHIN_MBH = Threshold(holds_at=2.0, partly_at=5.0)
-# A percentage holds within this many points of the paper's (partly when
-# only its sign agrees).
+# A percentage holds within this many points of the paper's; partly when
+# it has the paper's sign and reaches MAGNITUDE_FRACTION of it.
 PERCENT_POINTS = 10.0
 
 
@@ -134,11 +140,24 @@ def cells_difference(results: RunResults, *, snapshot: str,
 
 
 def close_percentage(ours: float, paper: float) -> str:
-  """Within PERCENT_POINTS of the paper's holds; the same sign holds
-  partly."""
+  """Within PERCENT_POINTS of the paper's (and of its sign) holds; the
+  paper's sign and at least MAGNITUDE_FRACTION of its size holds partly;
+  anything else (a smaller share, the opposite sign, NaN) does not hold."""
+  if not same_direction(ours, paper):
+    return "does not hold"
   if abs(ours - paper) <= PERCENT_POINTS:
     return "holds"
-  return "holds partly" if ours * paper > 0 else "does not hold"
+  return ("holds partly" if magnitude_verdict(ours, paper) == "holds"
+          else "does not hold")
+
+
+def percentage_rule_text(ours: float, paper: float) -> str:
+  """:func:`close_percentage`'s reason, in words."""
+  if same_direction(ours, paper) and abs(ours - paper) <= PERCENT_POINTS:
+    return f"within {PERCENT_POINTS:g} points of the paper's"
+  return magnitude_text(ours, paper, unit="%") + (
+      f" (holds: within {PERCENT_POINTS:g} points; holds partly: the "
+      f"paper's sign and at least {MAGNITUDE_FRACTION:.0%} of it)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,25 +169,28 @@ class PercentageCheck:
     paper: the paper's.
     low, high: the smallest and largest over seed pairs.
     parts_hold: for the mean, whether both its parts hold.
+    parts: for the mean, (ours, the paper's) of each of its parts.
   """
   ours: float
   paper: float
   low: float
   high: float
   parts_hold: bool = True
+  parts: tuple[tuple[float, float], ...] = ()
 
 
 def percentage_verdict(check: PercentageCheck) -> str:
   """:func:`close_percentage`, holding only partly when the paper's value
   lies more than PERCENT_POINTS outside our seed pairs' range, or (the
-  mean) when a matching mean comes from mismatched parts."""
+  mean) when a matching mean comes from mismatched parts; a mean one of
+  whose parts has the opposite sign to the paper's does not hold."""
   verdict = close_percentage(check.ours, check.paper)
   if verdict == "holds" and not (check.low - PERCENT_POINTS <= check.paper
                                  <= check.high + PERCENT_POINTS):
     verdict = "holds partly"
   if verdict == "holds" and not check.parts_hold:
     verdict = "holds partly"
-  return verdict
+  return mean_of_parts_verdict(check.parts, verdict)
 
 
 def _check(means: dict[str, float], pairs: dict[str, np.ndarray], key: str,
@@ -196,10 +218,21 @@ def percentage(results: RunResults, *, snapshot: str,
   if key == MEAN:
     parts_hold = all(percentage_verdict(_check(means, pairs, part)) == "holds"
                      for part in (RECOVERED, SECURED))
+    parts = tuple((means[part], PAPER_PERCENTAGES[part])
+                  for part in (RECOVERED, SECURED))
     if percentage_verdict(check) == "holds" and not parts_hold:
       ours += (" (near the paper's only because its two parts err in "
                "opposite directions)")
-    check = dataclasses.replace(check, parts_hold=parts_hold)
+    check = dataclasses.replace(check, parts_hold=parts_hold, parts=parts)
+    opposite = [part for part, (value, paper) in zip((RECOVERED, SECURED),
+                                                     parts)
+                if not same_direction(value, paper)]
+    if opposite:
+      ours += (f"; does not hold: its part {', '.join(opposite)} has the "
+               "opposite sign to the paper's")
+      return Measurement(ours, check, variant.label,
+                         statement.format(case=case))
+  ours += f"; {percentage_rule_text(check.ours, check.paper)}"
   return Measurement(ours, check, variant.label, statement.format(case=case))
 
 
@@ -235,4 +268,73 @@ def across_iterations(results: RunResults, *, position: int,
              for key in (RECOVERED, SECURED)]
     rows.append(Measurement("; ".join(parts), holds, variant.label,
                             statement.format(case=rules_name(game))))
+  return rows
+
+
+# --------------------------------------- section 5.2: the exploitabilities
+def _role(algorithm: str, variants: Sequence[Variant]) -> tuple[str, str]:
+  """(the paper's role an algorithm plays: "CFR", "BUFP(EF)" or
+  "BUFP(X)"; the setting label of the rows about it)."""
+  if algorithm in ROLES[1:]:
+    return algorithm, PAPER_SETTING
+  for variant in variants:
+    if variant.algorithms[0] == algorithm:
+      return ROLES[0], variant.label
+  return ROLES[0], ""
+
+
+def exploitability_rows(results: RunResults, *, variants: Sequence[Variant],
+                        statement: str) -> list[Measurement] | None:
+  """Section 5.2's exploitabilities after the run: per table algorithm,
+  its final exploitability (NashConv / 2) in mb/h on each rule set,
+  mean over seeds, beside the paper's for its role (value: one case per
+  rule set, within a factor 1 / MAGNITUDE_FRACTION of the paper's).
+
+  Args:
+    results: the run.
+    variants: the table variants (their first algorithm is their CFR).
+    statement: the row's claim, with ``{algorithm}``, ``{paper}`` and
+      ``{iterations}`` to fill in.
+
+  Returns:
+    One measurement per algorithm that ran, or None without exploitability
+    in the results.
+  """
+  frame = results.frame[results.frame.metric == "exploitability"]
+  if frame.empty:
+    return None
+  rows = []
+  ran = variants_run(results.settings, variants)
+  paper_cfr = ran[0].algorithms[0] if ran else None
+  for algorithm in dict.fromkeys(frame.algorithm):
+    role, setting = _role(algorithm, variants)
+    paper = PAPER_EXPLOITABILITY_MBH[role]
+    cases, texts, iterations = [], [], set()
+    for game in results.settings.games:
+      part = frame[(frame.game == game) & (frame.algorithm == algorithm)]
+      if part.empty:
+        continue
+      last = part[part.iteration == part.iteration.max()]
+      iterations.add(int(part.iteration.max()))
+      value = mbh(float(last.value.mean()), big_blind(game))
+      cases.append(within_factor_verdict(value, paper) == "holds")
+      texts.append(f"{rules_name(game)}: {value:.2f} mb/h "
+                   f"({value / paper:.2g}x the paper's, {len(last)} "
+                   f"seed{'s' if len(last) != 1 else ''})")
+    if not cases:
+      continue
+    ours = "; ".join(texts) + (
+        f" (holds: within {1 / MAGNITUDE_FRACTION:g}x of the paper's on "
+        "either side)")
+    if algorithm == paper_cfr:
+      ours += (f". {algorithm} is the CFR behind the {ran[0].label} "
+               "Tables 1-2 verdicts, so those verdicts compare BUFP with a "
+               "CFR this far from the paper's")
+    reached = ", ".join(f"{n:,}" for n in sorted(iterations))
+    rows.append(Measurement(
+        ours, cases, setting,
+        statement.format(algorithm=f"{algorithm} (the paper's {role})"
+                         if algorithm != role else algorithm,
+                         paper=f"{paper:g}", iterations=reached),
+        f"{paper:g} mb/h after 100,000 it."))
   return rows

@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import functools
 
+from spiel_ext.analysis.claims import MAGNITUDE_FRACTION
 from spiel_ext.analysis.poker_units import big_blind, chips_from_mbh
 from spiel_ext.experiments.bufp import measures_tables as measures
 from spiel_ext.experiments.bufp import settings
-from spiel_ext.experiments.bufp.figures import (summarize_tables,
+from spiel_ext.experiments.bufp.figures import (EXPLOITABILITY,
+                                                summarize_tables,
                                                 table_artefacts)
 from spiel_ext.experiments.bufp.head_to_head import FINAL, MATCHED
 from spiel_ext.experiments.bufp.measures_convergence import not_run
 from spiel_ext.experiments.bufp.paper_values import (
-    PAPER, PAPER_EXPLOITABILITY_MBH, PAPER_PERCENTAGES, PAPER_PERCENTAGES_TEXT,
-    PAPER_TABLE_1, PAPER_TABLE_2, PERCENTAGE_NOTES, RLCARD_LEDUC_5,
-    RLCARD_LEDUC_5_NO_FOLD)
+    MEAN, PAPER, PAPER_EXPLOITABILITY_MBH, PAPER_PERCENTAGES,
+    PAPER_PERCENTAGES_TEXT, PAPER_TABLE_1, PAPER_TABLE_2, PERCENTAGE_NOTES,
+    RLCARD_LEDUC_5, RLCARD_LEDUC_5_NO_FOLD)
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.claims import ClaimSpec
 from spiel_ext.results.report import verdict_from
@@ -32,6 +34,13 @@ _GAMES = (RLCARD_LEDUC_5, RLCARD_LEDUC_5_NO_FOLD)
 _BLIND = big_blind(RLCARD_LEDUC_5)
 _CFR_VS_CFR = PAPER_TABLE_1["CFR", "CFR"]
 _ON = dict(variants=settings.TABLE_VARIANTS)
+
+
+_PERCENT_RULE = (f"holds within {measures.PERCENT_POINTS:g} points of the "
+                 f"paper's, partly at its sign and at least "
+                 f"{MAGNITUDE_FRACTION:.0%} of it")
+_MEAN_RULE = ("; a mean whose parts (recovered, secured) disagree in sign "
+              "does not hold")
 
 
 def _matched_snapshots():
@@ -75,7 +84,9 @@ def _detailed(snapshot: str) -> tuple[ClaimSpec, ...]:
             measures.CELLS_WITHIN_MBH, table2, snapshot=snapshot,
             forced=True, paper=PAPER_TABLE_2),
       *(_spec(f"BUFP(EF) vs CFR after a forced Call: {key} (section 5.2, "
-              "{case})", f"{value:.2f}%{PERCENTAGE_NOTES.get(key, '')}",
+              "{case}); " + _PERCENT_RULE + (_MEAN_RULE if key == MEAN
+                                              else ""),
+              f"{value:.2f}%{PERCENTAGE_NOTES.get(key, '')}",
               measures.percentage, measures.percentage_verdict, percentages,
               snapshot=snapshot, key=key)
         for key, value in PAPER_PERCENTAGES.items()))
@@ -116,6 +127,16 @@ BUFP_TABLES = Experiment(
                   "see tables", functools.partial(
                       measures.no_variant, variants=settings.TABLE_VARIANTS),
                   not_run, table_artefacts(0, 0, FINAL)[0]),
+        ClaimSpec(PAPER, "exploitability on 5-Leduc after 100,000 "
+                  "iterations (section 5.2)", "5.15 / 5.33 / 3.16 mb/h",
+                  functools.partial(
+                      measures.exploitability_rows,
+                      variants=settings.TABLE_VARIANTS,
+                      statement="{algorithm}'s exploitability on 5-Leduc "
+                      "after 100,000 iterations is {paper} mb/h (section "
+                      "5.2; ours after {iterations} it.), within "
+                      f"{1 / MAGNITUDE_FRACTION:g}x"),
+                  verdict_from, EXPLOITABILITY),
         *_detailed(FINAL), *_detailed(MATCHED),
         *(_across_iterations(position, later_games)
           for position in range(len(settings.TABLE_VARIANTS))

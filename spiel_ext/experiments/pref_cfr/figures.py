@@ -63,18 +63,34 @@ Written = tuple[list[Path], list[Path]]
 FINAL_ALPHA = table("final_alpha")
 
 
+def kuhn_line_name(algorithm: str) -> str:
+  """How the Kuhn figures and tables name an algorithm: the ones without
+  "simultaneous" in their name run alternating updates (our ablation), and
+  say so ("CFR (alternating)"), so no ablation line reads as the paper's
+  CFR."""
+  if "simultaneous" in algorithm:
+    return algorithm
+  return f"{algorithm} (alternating)"
+
+
+def _kuhn_lines(frame: pd.DataFrame) -> pd.DataFrame:
+  """``frame`` with its algorithms named by :func:`kuhn_line_name`."""
+  return frame.assign(algorithm=frame.algorithm.map(kuhn_line_name))
+
+
 def summarize_alpha(frame: pd.DataFrame, settings: Settings, folder: Path,
                     *, variants: Sequence[Variant]) -> Written:
   """Fig. 3: NashConv and alpha of each variant run, the distribution of
   the final alpha, and :data:`FINAL_ALPHA`."""
   variants = variants_run(variants, settings)
-  order = [v.algorithms[0] for v in variants]
-  figures = line_figure(frame, "nash_conv",
+  order = [kuhn_line_name(v.algorithms[0]) for v in variants]
+  lines = _kuhn_lines(frame)
+  figures = line_figure(lines, "nash_conv",
                         figure("nash_conv").stem(folder),
                         line_order=order, title="CFR on Kuhn from random "
                         "starts: NashConv (Pref-CFR paper, Fig. 3 left)")
   figures += line_figure(
-      frame, "kuhn_alpha", figure("alpha").stem(folder), log_y=False,
+      lines, "kuhn_alpha", figure("alpha").stem(folder), log_y=False,
       line_order=order, title="CFR on Kuhn: alpha = P(Bet | Jack, first "
       "decision) (Fig. 3 right)",
       reference={f"alpha = {PAPER_ALPHA} (the paper's claim)": PAPER_ALPHA})
@@ -100,6 +116,11 @@ def _schedule_suffix(variant: Variant) -> str:
   return "" if variant.is_paper_setting else "_alternating"
 
 
+def kuhn_nash_conv_figure(variant: Variant) -> Artefact:
+  """The figure of ``variant``'s NashConv on Kuhn (Fig. 4 left)."""
+  return figure(f"nash_conv{_schedule_suffix(variant)}")
+
+
 def final_values_table(variant: Variant) -> Artefact:
   """The table of ``variant``'s final NashConv and alpha."""
   return table(f"final_values{_schedule_suffix(variant)}")
@@ -112,20 +133,22 @@ def summarize_settings(frame: pd.DataFrame, settings: Settings,
   :func:`final_values_table`."""
   figures, tables = [], []
   for variant in variants_run(variants, settings):
-    part = variant_frame(frame, variant)
+    part = _kuhn_lines(variant_frame(frame, variant))
     suffix = _schedule_suffix(variant)
-    schedule = variant.description.split(",")[0]
+    schedule = f"{variant.label}: {variant.description}"
+    order = [kuhn_line_name(a) for a in variant.algorithms]
     figures += line_figure(part, "nash_conv",
-                           figure(f"nash_conv{suffix}").stem(folder),
-                           line_order=list(variant.algorithms),
+                           kuhn_nash_conv_figure(variant).stem(folder),
+                           line_order=order,
                            title="Pref-CFR settings on Kuhn: NashConv "
                            f"(Pref-CFR paper, Fig. 4; {schedule})")
     figures += line_figure(part, "kuhn_alpha",
                            figure(f"alpha{suffix}").stem(folder),
-                           line_order=list(variant.algorithms), log_y=False,
+                           line_order=order, log_y=False,
                            title=f"Pref-CFR settings on Kuhn: alpha (Fig. 4; "
                            f"{schedule})")
     values = final_values(frame, variant).reindex(list(variant.algorithms))
+    values = values.rename(index=kuhn_line_name)
     tables += write_table(values.reset_index(),
                           final_values_table(variant).stem(folder),
                           caption="Final NashConv and alpha, mean over runs "

@@ -14,6 +14,8 @@ import pandas as pd
 
 from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
 from spiel_ext.analysis.common import final_means
+from spiel_ext.experiments.pref_cfr.paper_values import (
+    PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
 from spiel_ext.experiments.pref_cfr.shared import (variant_frame,
                                                    variants_run)
 from spiel_ext.results.report import Variant
@@ -194,3 +196,98 @@ def rm_br_measurement(results: RunResults, *, variant: Variant,
       "shift from CFR's alpha, RM vs BR at delta 5: " + "; ".join(
           f"{action} {rm:.3f} vs {br:.3f}" for action, rm, br in shifts),
       [rm < br for _, rm, br in shifts], variant.label)
+
+
+# ------------------------------------------ section 5.1: the paper's CFR
+def final_exploitability(frame: pd.DataFrame) -> pd.Series:
+  """Each run's exploitability at its last iteration, in the paper's
+  sense (eq. 3: the mean over players of the best-response gains,
+  NashConv / 2 on Kuhn), indexed by seed (one algorithm's runs)."""
+  conv = frame[frame.metric == "nash_conv"]
+  last = conv[conv.iteration == conv.groupby("seed")["iteration"]
+              .transform("max")]
+  return last.set_index("seed")["value"] / 2
+
+
+def exploitability_verdict(value: tuple[float, float] | None) -> str:
+  """(the largest final exploitability over runs, the mean) -> holds when
+  every run is below PAPER_KUHN_EXPLOITABILITY, partly when the mean is."""
+  if value is None:
+    return "not run"
+  largest, mean = value
+  if largest < PAPER_KUHN_EXPLOITABILITY:
+    return "holds"
+  return ("holds partly" if mean < PAPER_KUHN_EXPLOITABILITY
+          else "does not hold")
+
+
+def cfr_exploitability_measurements(results: RunResults, *,
+                                    variants: Sequence[Variant],
+                                    cfr_of: dict[str, str] | None = None
+                                    ) -> list[Measurement]:
+  """Section 5.1: CFR's final exploitability on Kuhn in each variant run
+  (value: (largest over runs, mean), for :func:`exploitability_verdict`).
+
+  Args:
+    results: the run.
+    variants: the experiment's variants.
+    cfr_of: {variant name: its CFR's algorithm} (None: each variant's
+      first algorithm).
+
+  Returns:
+    One measurement per variant run.
+  """
+  measurements = []
+  for variant in variants_run(variants, results.settings):
+    algorithm = (cfr_of or {}).get(variant.name, variant.algorithms[0])
+    part = results.frame[results.frame.algorithm == algorithm]
+    if part.empty:
+      continue
+    values = final_exploitability(part)
+    iterations = int(part.iteration.max())
+    ours = (f"{base_name(algorithm)}: mean {values.mean():.2g}, largest "
+            f"{values.max():.2g} over {len(values)} runs after "
+            f"{iterations:,} iterations (the paper: {PAPER_KUHN_ITERATIONS:,}"
+            f"); exploitability = NashConv / 2 (holds: every run below "
+            f"{PAPER_KUHN_EXPLOITABILITY:g}; holds partly: the mean)")
+    measurements.append(Measurement(
+        ours, (float(values.max()), float(values.mean())), variant.label))
+  return measurements
+
+
+# The (smaller, larger) preference degree pairs of Fig. 4, same action and
+# rule, and the bound of alpha each pushes towards.
+DEGREE_PAIRS = ((("Pref-CFR(BR) Bet x5", "Pref-CFR(BR) Bet x10"), 1 / 3),
+                (("Pref-CFR(BR) Pass x5", "Pref-CFR(BR) Pass x10"), 0.0))
+# Within this of alpha's bound, both settings have reached the end of the
+# equilibrium family and cannot move further apart.
+AT_BOUND = 0.005
+
+
+def larger_degree_measurement(results: RunResults, *, variant: Variant,
+                              paper_variant: Variant
+                              ) -> Measurement | None:
+  """Section 5.1: the larger preference degree moves alpha further from
+  CFR's than the smaller, for Bet and for Pass (value: one case per pair
+  not already at alpha's bound); None when a pair did not run."""
+  finals = _finals(results, variant, paper_variant)
+  if finals is None:
+    return None
+  final = finals[0]
+  if not all(name in final.index for pair, _ in DEGREE_PAIRS
+             for name in pair):
+    return None
+  cfr_alpha = final.loc["CFR", "kuhn_alpha"]
+  cases, texts = [], []
+  for (smaller, larger), bound in DEGREE_PAIRS:
+    low, high = (abs(final.loc[name, "kuhn_alpha"] - cfr_alpha)
+                 for name in (smaller, larger))
+    text = f"{smaller} {low:.3f} vs {larger} {high:.3f}"
+    if all(abs(final.loc[name, "kuhn_alpha"] - bound) <= AT_BOUND
+           for name in (smaller, larger)):
+      texts.append(text + f" (both at alpha = {bound:.3g}: not judged)")
+      continue
+    cases.append(high > low)
+    texts.append(text)
+  return Measurement("shift of the final alpha from CFR's: " +
+                     "; ".join(texts), cases, variant.label)

@@ -18,8 +18,13 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
+from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, Measurement,
+                                       RunResults, Threshold, magnitude_text,
+                                       magnitude_verdict)
 from spiel_ext.analysis.poker_units import mbh
+from spiel_ext.experiments.pref_cfr.paper_values import (PAPER_COST_MBH,
+                                                         PAPER_MOVES)
+from spiel_ext.experiments.pref_cfr.settings import game_names
 from spiel_ext.experiments.pref_cfr.style_readouts import (REFERENCE,
                                                            Analysed,
                                                            GameResults,
@@ -28,19 +33,14 @@ from spiel_ext.experiments.pref_cfr.style_readouts import (REFERENCE,
                                                            nash_conv_final)
 from spiel_ext.results.report import Variant
 
-# Tables 2-3: a style loses at most this against Normal ("within 10
-# mBB/h", the paper's text).
-PAPER_COST_MBH = 10.0
 # Table 3: Loose-passive gains +0.2 mb/h three-handed; ours holds when
 # every three-player game's gain is at least -0.5 mb/h, partly within the
 # paper's cost.
 LOOSE_GAIN = Threshold(-0.5, -PAPER_COST_MBH, direction="at least")
-# A first-decision share "moves" when it changes by more than this.
-MOVED = 1e-3
 # A style is "visible" when some first-decision action group moves by at
-# least this much from Normal (our threshold; the paper's figures move by
-# 10 to 24 points).
-VISIBLE_SHIFT = 0.05
+# least this much from Normal: MAGNITUDE_FRACTION of the smallest of the
+# paper's largest moves (10 to 24 points).
+VISIBLE_SHIFT = MAGNITUDE_FRACTION * 0.10
 # Styles "converge like CFR": final NashConv within this many times
 # Normal's.
 CONVERGENCE_RATIO = 3.0
@@ -56,8 +56,20 @@ def _games(results: RunResults, analysed: Analysed,
   return analysed(results).get(variant)
 
 
-def _setting(variant: Variant | None) -> str:
-  return variant.label if variant is not None else ""
+def substitution(results: RunResults) -> str:
+  """The games the run judges section 5.2 on, named as substitutes for
+  the paper's no-limit hold'em (whose game and chip scale are not
+  public)."""
+  names = game_names(results.settings.games)
+  return (", ".join(names[game][0] for game in results.settings.games) +
+          " in place of the paper's no-limit hold'em")
+
+
+def _setting(variant: Variant | None, results: RunResults) -> str:
+  """The row's setting: the variant's label and the substitute games."""
+  if variant is None:
+    return ""
+  return f"{variant.label}, {substitution(results)}"
 
 
 def _after(results: RunResults) -> str:
@@ -80,16 +92,59 @@ def cost_measurement(results: RunResults, *, analysed: Analysed,
           f"{n} {c:+.1f}" for n, c in styled.items()))
   ours = ("seat-averaged mb/h vs Normal players " + _after(results) + ": " +
           "; ".join(texts)) if texts else "Normal did not run"
-  return Measurement(ours, cells, _setting(variant))
+  return Measurement(ours, cells, _setting(variant, results))
+
+
+def room_moved(before: float, after: float, direction: int) -> float:
+  """The share of the room a first-decision share moves through: of the
+  way down to 0 (``direction`` -1) or up to 1 (+1); negative against
+  ``direction``, NaN without room ("94.4% decrease", the paper's own
+  measure of 5.4% -> 0.3%; for a share starting at 0, its rise).
+
+  Args:
+    before: Normal's share, in [0, 1].
+    after: the style's share, in [0, 1].
+    direction: +1 (more) or -1 (less).
+
+  Returns:
+    The share of the room moved.
+  """
+  if direction not in (-1, +1):
+    raise ValueError(f"direction must be +1 or -1; got {direction!r}.")
+  room = before if direction < 0 else 1.0 - before
+  if room <= 0:
+    return float("nan")
+  return (after - before) * direction / room
 
 
 def shift_measurement(games: list[GameResults], style: str, group: str,
                       direction: int, players: int | None = None,
-                      setting: str = "") -> Measurement:
+                      setting: str = "",
+                      paper: dict[int, tuple[float, float]] | None = None
+                      ) -> Measurement:
   """Whether ``style`` moves ``group`` in ``direction`` (+1 more, -1 less)
-  relative to Normal at player 1's first decision, in every game that
-  offers ``group`` (value: one case per such game; None: no such game)."""
-  cases, texts = [], []
+  relative to Normal at player 1's first decision by at least
+  MAGNITUDE_FRACTION of the paper's move, as shares of the room moved
+  through (:func:`room_moved`), in every game that offers ``group`` and
+  for whose number of players the paper gives the move (value: one case
+  per such game; None: no such game).
+
+  Args:
+    games: the analysed games.
+    style: the style judged.
+    group: the action group.
+    direction: +1 (the style plays it more) or -1 (less).
+    players: only games with this many players (None: all).
+    setting: the row's setting label.
+    paper: {players: (Normal's %, the style's %)} of the paper (None: the
+      paper's section 5.2 moves for ``style`` and ``group``).
+
+  Returns:
+    The measurement.
+  """
+  if paper is None:
+    paper = PAPER_MOVES.get((style, group), {})
+  cases, texts, unjudged = [], [], []
   for result in games:
     if (group not in result.offered or style not in result.distribution or
         REFERENCE not in result.distribution or
@@ -97,15 +152,37 @@ def shift_measurement(games: list[GameResults], style: str, group: str,
       continue
     before = result.distribution[REFERENCE][group]
     after = result.distribution[style][group]
-    cases.append((after - before) * direction > MOVED)
-    texts.append(f"{result.name}: {100 * before:.1f}% -> {100 * after:.1f}%")
+    text = (f"{result.name}: {100 * before:.1f}% -> {100 * after:.1f}% "
+            f"({100 * (after - before):+.1f} points")
+    if result.players not in paper:
+      unjudged.append(result.name)
+      texts.append(text + ")")
+      continue
+    paper_before, paper_after = paper[result.players]
+    paper_moved = room_moved(paper_before / 100, paper_after / 100,
+                             direction)
+    moved = room_moved(before, after, direction)
+    if not np.isfinite(moved):
+      texts.append(text + ", no room to move that way: not judged)")
+      continue
+    cases.append(magnitude_verdict(moved, paper_moved) == "holds")
+    texts.append(text + f", {moved:.0%} of the way to "
+                 f"{'0' if direction < 0 else '100'}% against the paper's "
+                 f"{paper_moved:.0%}: "
+                 f"{magnitude_text(moved, paper_moved)})")
   if not cases:
     return Measurement(f"no game of the run offers {group} at player 1's "
-                       "first decision", None, setting)
+                       "first decision with a paper number for its players",
+                       None, setting)
   ours = f"{group}: " + "; ".join(texts)
   skipped = [r.name for r in games if group not in r.offered]
   if skipped:
     ours += f" ({', '.join(skipped)}: {group} not offered there)"
+  if unjudged:
+    ours += (f" ({', '.join(unjudged)}: not judged, the paper gives no "
+             "such number for its number of players)")
+  ours += (f" (holds in a game: at least {MAGNITUDE_FRACTION:.0%} of the "
+           "paper's move, as a share of the way to 0% or 100%)")
   return Measurement(ours, cases, setting)
 
 
@@ -117,7 +194,7 @@ def shift_measure(results: RunResults, *, analysed: Analysed,
   if games is None:
     return None
   return shift_measurement(games, style, group, direction,
-                           setting=_setting(variant))
+                           setting=_setting(variant, results))
 
 
 def loose_gain_measurement(results: RunResults, *, analysed: Analysed,
@@ -135,7 +212,7 @@ def loose_gain_measurement(results: RunResults, *, analysed: Analysed,
           f"{r.name} {g:+.2f} mb/h" for r, g in zip(three, gains)) +
       f" (holds: >= {LOOSE_GAIN.holds_at:g}; holds partly: within the "
       f"{PAPER_COST_MBH:g} mb/h of Tables 2-3)",
-      float(np.min(gains)), _setting(variant))
+      float(np.min(gains)), _setting(variant, results))
 
 
 def visible_measurement(results: RunResults, *, analysed: Analysed,
@@ -161,7 +238,7 @@ def visible_measurement(results: RunResults, *, analysed: Analysed,
       "largest first-decision shift from Normal and price: " +
       "; ".join(texts) + f" (holds for a style when the shift is at least "
       f"{100 * VISIBLE_SHIFT:.0f} points and the price within "
-      f"{PAPER_COST_MBH:g} mb/h)", cases, _setting(variant))
+      f"{PAPER_COST_MBH:g} mb/h)", cases, _setting(variant, results))
 
 
 def _against_normal(results: RunResults, games: list[GameResults],
@@ -201,7 +278,7 @@ def convergence_measurement(results: RunResults, *, analysed: Analysed,
           "With beta > 0 a style keeps a first-decision action that loses "
           "up to beta, so its NashConv levels off instead of going to 0"
           ) if cases else "Normal did not run"
-  return Measurement(ours, cases, _setting(variant))
+  return Measurement(ours, cases, _setting(variant, results))
 
 
 def speed_measurement(results: RunResults, *, analysed: Analysed,
@@ -226,4 +303,4 @@ def speed_measurement(results: RunResults, *, analysed: Analysed,
           "; ".join(texts) + f" (holds: within {SPEED_RATIO:g}x; games "
           f"whose iterations take at least {1000 * TIMED_SECONDS:g} ms)"
           ) if cases else "too few evaluation points to time"
-  return Measurement(ours, cases, _setting(variant))
+  return Measurement(ours, cases, _setting(variant, results))

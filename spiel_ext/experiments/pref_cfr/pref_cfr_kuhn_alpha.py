@@ -14,12 +14,13 @@ starts; alternating updates and heavier starts are ablations (see
 
 import functools
 
-from spiel_ext.analysis.claims import ClaimSpec
+from spiel_ext.analysis.claims import ClaimSpec, figure
 from spiel_ext.experiments.pref_cfr.figures import FINAL_ALPHA, summarize_alpha
-from spiel_ext.experiments.pref_cfr.measures_kuhn import (ALPHA_SHARE,
-                                                          alpha_measurements)
-from spiel_ext.experiments.pref_cfr.paper_values import (PAPER,
-                                                         PAPER_ALPHA_RUNS)
+from spiel_ext.experiments.pref_cfr.measures_kuhn import (
+    ALPHA_SHARE, alpha_measurements, cfr_exploitability_measurements,
+    exploitability_verdict)
+from spiel_ext.experiments.pref_cfr.paper_values import (
+    PAPER, PAPER_ALPHA_RUNS, PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
 from spiel_ext.experiments.pref_cfr.settings import KUHN_ALPHA_CHOICES
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.report import PAPER_SETTING, Variant
@@ -46,10 +47,18 @@ PREF_CFR_KUHN_ALPHA = Experiment(
                 algorithms=tuple(v.algorithms[0] for v in VARIANTS)),
     metrics=("nash_conv", "kuhn_alpha"),
     summarize=functools.partial(summarize_alpha, variants=VARIANTS),
-    claims=(ClaimSpec(
-        PAPER, "CFR from any initial strategy converges to alpha = 0.2 on "
-        "Kuhn poker (Fig. 3)", PAPER_ALPHA_RUNS,
-        functools.partial(alpha_measurements, variants=VARIANTS),
-        ALPHA_SHARE, FINAL_ALPHA),),
+    claims=(
+        ClaimSpec(PAPER, "CFR from any initial strategy converges to alpha "
+                  "= 0.2 on Kuhn poker (Fig. 3)", PAPER_ALPHA_RUNS,
+                  functools.partial(alpha_measurements, variants=VARIANTS),
+                  ALPHA_SHARE, FINAL_ALPHA),
+        ClaimSpec(PAPER, "CFR reduces Kuhn poker's exploitability below "
+                  f"{PAPER_KUHN_EXPLOITABILITY:g} after "
+                  f"{PAPER_KUHN_ITERATIONS:,} iterations (section 5.1)",
+                  f"< {PAPER_KUHN_EXPLOITABILITY:g} after "
+                  f"{PAPER_KUHN_ITERATIONS:,} iterations",
+                  functools.partial(cfr_exploitability_measurements,
+                                    variants=VARIANTS),
+                  exploitability_verdict, figure("nash_conv"))),
     choices=KUHN_ALPHA_CHOICES,
     variants=VARIANTS)

@@ -14,11 +14,14 @@ import functools
 from spiel_ext.analysis.claims import ClaimSpec
 from spiel_ext.experiments.pref_cfr.algorithms import PREF_CFR_KUHN_SETTINGS
 from spiel_ext.experiments.pref_cfr.figures import (final_values_table,
+                                                    kuhn_nash_conv_figure,
                                                     summarize_settings)
 from spiel_ext.experiments.pref_cfr.measures_kuhn import (
-    convergence_measurement, convergence_verdict,
+    cfr_exploitability_measurements, convergence_measurement,
+    convergence_verdict, exploitability_verdict, larger_degree_measurement,
     preference_alpha_measurement, rm_br_measurement)
-from spiel_ext.experiments.pref_cfr.paper_values import PAPER
+from spiel_ext.experiments.pref_cfr.paper_values import (
+    PAPER, PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
 from spiel_ext.experiments.pref_cfr.settings import KUHN_SETTINGS_CHOICES
 from spiel_ext.experiments.pref_cfr.shared import cases_verdict
 from spiel_ext.experiments.spec import Experiment, Scale
@@ -52,7 +55,20 @@ def _claims(variant: Variant) -> tuple[ClaimSpec, ...]:
                 evidence),
       ClaimSpec(PAPER, "Pref-CFR(RM) shifts alpha less than Pref-CFR(BR) at "
                 "the same delta (section 5.1)", "qualitative",
-                measure(rm_br_measurement), cases_verdict, evidence))
+                measure(rm_br_measurement), cases_verdict, evidence),
+      ClaimSpec(PAPER, "A larger preference degree moves alpha further from "
+                "CFR's: delta = 10 beyond delta = 5, for Bet and for Pass "
+                "(section 5.1, Fig. 4)", "qualitative (\"greater preference "
+                "degree settings resulting in more pronounced deviations\")",
+                measure(larger_degree_measurement), cases_verdict, evidence),
+      ClaimSpec(PAPER, "CFR reduces Kuhn poker's exploitability below "
+                f"{PAPER_KUHN_EXPLOITABILITY:g} after "
+                f"{PAPER_KUHN_ITERATIONS:,} iterations (section 5.1)",
+                f"< {PAPER_KUHN_EXPLOITABILITY:g} after "
+                f"{PAPER_KUHN_ITERATIONS:,} iterations",
+                functools.partial(cfr_exploitability_measurements,
+                                  variants=(variant,)),
+                exploitability_verdict, kuhn_nash_conv_figure(variant)))
 
 
 PREF_CFR_KUHN_SETTINGS_EXPERIMENT = Experiment(
