@@ -400,7 +400,7 @@ class UnitStore:
     if command is None:
       return ("resuming its run (the same command with --resume) runs the "
               f"unit {self.unit_id} again")
-    return f"this reruns the unit {self.unit_id}: {command}"
+    return f"this reruns the unit {self.unit_id}: `{command}`"
 
   def reset(self) -> None:
     """Deletes the unit's files (it will be run from scratch)."""
