@@ -9,12 +9,17 @@ an empty namespace package. This module gives numba a cache locator for the
 functions defined in spiel_ext's own files, which keeps their compiled code
 
 - in ``$NUMBA_CACHE_DIR`` when it is set (numba's own layout under it);
-- else in ``numba/`` inside spiel_ext's cache folder
+- else in ``numba-<user id>/`` inside spiel_ext's cache folder
   (:func:`spiel_ext.engine.cache.cache_dir`: ``$SPIEL_EXT_CACHE_DIR``, by
-  default ``~/.cache/spiel_ext``), beside the compiled game trees;
-- when that folder is turned off (``SPIEL_EXT_CACHE_DIR=""``) or cannot be
-  written (a warning names it), in a temporary folder of the process that is
-  deleted at exit: the kernels then compile anew in every process.
+  default ``~/.cache/spiel_ext``), beside the compiled game trees. numba
+  loads and runs what it finds there, so that folder is used only if it is
+  a real folder (not a link), the user's own and writable by no one else
+  (it is made so: mode 0700); a cache folder shared by a group then holds
+  one such folder per user;
+- when that folder is turned off (``SPIEL_EXT_CACHE_DIR=""``), cannot be
+  written or is not private (a warning names it and why), in a temporary
+  folder of the process that is deleted at exit: the kernels then compile
+  anew in every process.
 
 Nothing is written inside the package. Functions in other files, a user's
 own ``numba.njit(cache=True)`` among them, keep numba's usual locations. A
@@ -37,20 +42,26 @@ import importlib.abc
 import importlib.util
 import os
 import shutil
+import stat
 import sys
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
 # The package's own folder: the functions defined in files under it are the
 # ones this locator places.
 PACKAGE_FOLDER = os.path.dirname(os.path.abspath(__file__))
-# The subfolder of spiel_ext's cache folder that holds numba's files.
-KERNEL_SUBFOLDER = "numba"
+# The subfolder of spiel_ext's cache folder that holds one user's numba
+# files: compiled code is loaded and run, so each user keeps their own.
+KERNEL_SUBFOLDER = (f"numba-{os.getuid()}" if hasattr(os, "getuid")
+                    else "numba")
 
 _locator_class = None
 _private_folder: str | None = None
 _warned_roots: set[str] = set()
+# Kernels may be defined by modules imported on several threads at once.
+_lock = threading.Lock()
 
 
 def defined_in_package(py_file: str) -> bool:
@@ -68,7 +79,7 @@ def kernel_cache_root() -> tuple[Path | None, str]:
 
   Returns:
     ``($NUMBA_CACHE_DIR, "NUMBA_CACHE_DIR")`` when numba was given a cache
-    folder, else ``(<spiel_ext's cache folder>/numba,
+    folder, else ``(<spiel_ext's cache folder>/numba-<user id>,
     "SPIEL_EXT_CACHE_DIR")``, or ``(None, "SPIEL_EXT_CACHE_DIR")`` when
     spiel_ext's disk cache is turned off.
   """
@@ -83,13 +94,26 @@ def kernel_cache_root() -> tuple[Path | None, str]:
           cache.CACHE_ENV_VAR)
 
 
-def _writable(folder: str) -> OSError | None:
-  """None when ``folder`` exists (or was made) and takes a file; else why."""
+def _unusable(folder: Path, own: bool) -> str | None:
+  """None when ``folder`` (made if missing) takes files; else why not.
+
+  An ``own`` folder must moreover be a real folder (not a link), the user's,
+  and writable by no one else: its files are compiled code that will run.
+  """
   try:
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, mode=0o700 if own else 0o777, exist_ok=True)
+    if own and hasattr(os, "getuid"):
+      info = os.lstat(folder)
+      if not stat.S_ISDIR(info.st_mode):
+        return "not a folder (a link or a file)"
+      if info.st_uid != os.getuid():
+        return f"owned by user id {info.st_uid}, not this user"
+      if info.st_mode & 0o022:
+        return (f"writable by other users (mode "
+                f"{stat.S_IMODE(info.st_mode):o})")
     tempfile.TemporaryFile(dir=folder).close()
   except OSError as error:
-    return error
+    return error.strerror or str(error)
   return None
 
 
@@ -100,36 +124,51 @@ def _process_folder() -> str:
     OSError: no temporary folder can be made.
   """
   global _private_folder
-  if _private_folder is None:
-    _private_folder = tempfile.mkdtemp(prefix="spiel_ext-numba-")
-    atexit.register(shutil.rmtree, _private_folder, True)
-  return _private_folder
+  with _lock:
+    if _private_folder is None:
+      _private_folder = tempfile.mkdtemp(prefix="spiel_ext-numba-")
+      atexit.register(shutil.rmtree, _private_folder, True)
+    return _private_folder
 
 
 def kernel_cache_folder(py_file: str) -> str:
   """The folder holding the compiled kernels defined in ``py_file``.
 
   Under :func:`kernel_cache_root`, in numba's own subfolder for the file's
-  folder; the process's temporary folder when that root is off or cannot be
-  written (with a warning, once per root, in the latter case).
+  folder; the process's temporary folder when that root is off, cannot be
+  written, or (spiel_ext's own) is a link, another user's or writable by
+  others (with a warning, once per root, in those latter cases).
 
   Raises:
     OSError: neither the root nor a temporary folder can be written.
   """
   from numba.core import caching  # pylint: disable=g-import-not-at-top
-  subfolder = caching._CacheLocator.get_suitable_cache_subpath(py_file)  # pylint: disable=protected-access
-  root, variable = kernel_cache_root()
+  locator_base = caching._CacheLocator  # pylint: disable=protected-access
+  subfolder = locator_base.get_suitable_cache_subpath(py_file)
+  try:
+    root, variable = kernel_cache_root()
+  except (OSError, ValueError) as error:
+    root, variable = Path("spiel_ext's cache folder"), "SPIEL_EXT_CACHE_DIR"
+    problem = str(error)
+  else:
+    problem = None if root is None else _unusable(
+        root, own=variable != "NUMBA_CACHE_DIR")
   if root is not None:
-    folder = os.path.join(root, subfolder)
-    error = _writable(folder)
-    if error is None:
-      return folder
-    if str(root) not in _warned_roots:
+    if problem is None:
+      folder = os.path.join(root, subfolder)
+      try:
+        os.makedirs(folder, exist_ok=True)
+        return folder
+      except OSError as error:
+        problem = error.strerror or str(error)
+    with _lock:
+      first = str(root) not in _warned_roots
       _warned_roots.add(str(root))
+    if first:
       warnings.warn(
-          f"spiel_ext cannot write its compiled numba kernels to {root} "
-          f"({error.strerror or error}); they compile anew in each process. "
-          f"Set {variable} to a writable folder to keep them.", stacklevel=2)
+          f"spiel_ext does not keep its compiled numba kernels in {root} "
+          f"({problem}); they compile anew in each process. Set {variable} "
+          "to a folder of your own to keep them.", stacklevel=2)
   return os.path.join(_process_folder(), subfolder)
 
 
@@ -137,8 +176,11 @@ def _make_locator_class():
   """numba's cache locator for spiel_ext's functions (numba is imported)."""
   from numba.core import caching  # pylint: disable=g-import-not-at-top
 
-  class PackageCacheLocator(caching._SourceFileBackedLocatorMixin,  # pylint: disable=protected-access
-                            caching._CacheLocator):  # pylint: disable=protected-access
+  # numba's bases for a locator of a function backed by a source file.
+  source_backed = caching._SourceFileBackedLocatorMixin  # pylint: disable=protected-access
+  locator_base = caching._CacheLocator  # pylint: disable=protected-access
+
+  class PackageCacheLocator(source_backed, locator_base):
     """Caches the functions of spiel_ext's files in :func:`kernel_cache_folder`.
 
     The source stamp and the disambiguator are numba's for a source file, so
@@ -171,9 +213,10 @@ def _make_locator_class():
 def locator_class():
   """The locator class (made once, on first call; imports numba)."""
   global _locator_class
-  if _locator_class is None:
-    _locator_class = _make_locator_class()
-  return _locator_class
+  with _lock:
+    if _locator_class is None:
+      _locator_class = _make_locator_class()
+    return _locator_class
 
 
 def install() -> None:

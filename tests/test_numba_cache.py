@@ -22,6 +22,8 @@ import pytest
 import spiel_ext
 
 KERNEL_SUFFIXES = (".nbi", ".nbc")
+# Where the kernels go in spiel_ext's cache folder: one folder per user.
+KERNEL_FOLDER = f"numba-{os.getuid()}"
 
 # Runs one small kernel (the strategy check's) and reports where things are.
 _RUN_A_KERNEL = """
@@ -77,12 +79,13 @@ def test_kernels_are_cached_in_the_package_cache_folder(tmp_path):
   first, _ = _run(_RUN_A_KERNEL, _environment(cache_folder), tmp_path)
   assert first["row"] == -1
   assert _kernel_files(first["package"], newer_than=start) == []
-  kernel_cache = cache_folder / "numba"
+  kernel_cache = cache_folder / KERNEL_FOLDER
   assert Path(first["cache_path"]).parent == kernel_cache
   names = [path.name for path in _kernel_files(kernel_cache)]
   assert any(name.startswith("strategy._first_bad_row-") and
              name.endswith(".nbi") for name in names), names
   assert first["misses"] == 1
+  assert kernel_cache.stat().st_mode & 0o777 == 0o700
   # A second process loads the compiled kernel instead of compiling it.
   second, _ = _run(_RUN_A_KERNEL, _environment(cache_folder), tmp_path)
   assert (second["hits"], second["misses"]) == (1, 0)
@@ -96,7 +99,7 @@ def test_numba_cache_dir_is_respected(tmp_path):
       tmp_path / "cache", NUMBA_CACHE_DIR=numba_folder), tmp_path)
   assert Path(report["cache_path"]).parent == numba_folder
   assert _kernel_files(numba_folder)
-  assert not (tmp_path / "cache" / "numba").exists()
+  assert not (tmp_path / "cache" / KERNEL_FOLDER).exists()
   assert _kernel_files(report["package"], newer_than=start) == []
 
 
@@ -107,10 +110,24 @@ def test_an_unwritable_cache_folder_warns_and_writes_nothing(tmp_path):
   report, stderr = _run(_RUN_A_KERNEL, _environment(blocker / "cache"),
                         tmp_path)
   assert report["row"] == -1
-  assert "cannot write its compiled numba kernels" in stderr
-  assert str(blocker / "cache" / "numba") in stderr
+  assert "does not keep its compiled numba kernels" in stderr
+  assert str(blocker / "cache" / KERNEL_FOLDER) in stderr
   assert not Path(report["cache_path"]).is_relative_to(report["package"])
   assert _kernel_files(report["package"], newer_than=start) == []
+
+
+def test_a_kernel_folder_others_can_write_is_not_used(tmp_path):
+  """numba runs the code it loads: a folder another user could write into
+  (or a link to one) is refused."""
+  shared = tmp_path / "cache" / KERNEL_FOLDER
+  shared.mkdir(parents=True)
+  shared.chmod(0o777)
+  report, stderr = _run(_RUN_A_KERNEL, _environment(tmp_path / "cache"),
+                        tmp_path)
+  assert report["row"] == -1
+  assert "writable by other users" in stderr
+  assert not Path(report["cache_path"]).is_relative_to(shared)
+  assert _kernel_files(shared) == []
 
 
 def test_turned_off_cache_writes_nothing_and_does_not_warn(tmp_path):
@@ -142,11 +159,13 @@ def test_other_functions_keep_numbas_own_locations(tmp_path):
   report, _ = _run(user_first + textwrap.dedent(_RUN_A_KERNEL),
                    _environment(tmp_path / "cache"), cwd=tmp_path)
   assert report["row"] == -1
-  assert Path(report["cache_path"]).parent == tmp_path / "cache" / "numba"
+  assert Path(report["cache_path"]).parent == (
+      tmp_path / "cache" / KERNEL_FOLDER)
   user_files = [path.name for path in _kernel_files(tmp_path / "__pycache__")]
   assert any(name.startswith("user_kernels.add_one-") and name.endswith(".nbi")
              for name in user_files), user_files
-  assert not list((tmp_path / "cache" / "numba").glob("*/user_kernels.*"))
+  assert not list(
+      (tmp_path / "cache" / KERNEL_FOLDER).glob("*/user_kernels.*"))
 
 
 def test_the_source_stamp_is_numbas():
@@ -163,7 +182,8 @@ def test_the_source_stamp_is_numbas():
                  if isinstance(cls, type) and issubclass(cls, numbas) and
                  cls.__name__.lstrip("_") == "InTreeCacheLocator")
   assert ours.get_source_stamp() == in_tree(function, source).get_source_stamp()
-  assert ours.get_disambiguator() == in_tree(function, source).get_disambiguator()
+  assert (ours.get_disambiguator() ==
+          in_tree(function, source).get_disambiguator())
   assert numba_cache.defined_in_package(source)
   assert not numba_cache.defined_in_package(numba.__file__)
 
@@ -254,4 +274,4 @@ def test_reinstalling_over_a_used_wheel_leaves_nothing_behind(tmp_path):
   assert imported.stdout.strip() == str(source / "spiel_ext" / "__init__.py")
   assert left_behind == []
   assert written_inside == []
-  assert _kernel_files(tmp_path / "cache" / "numba")
+  assert _kernel_files(tmp_path / "cache" / KERNEL_FOLDER)
