@@ -203,7 +203,10 @@ ASYMMETRIC = HandFigures(
     caption="Measured thresholds vs the continuous solution (a = 1/9, "
     "b = 7/9, c = 5/9), mean over seeds; P2 hands mixing: share of player "
     "2's hands at least 2/N from c whose call probability is in "
-    f"({MIXED[0]:g}, {MIXED[1]:g})")
+    f"({MIXED[0]:g}, {MIXED[1]:g}); the bottom row on the hands between a "
+    "and b (2/N or more from both), the strategies as played: player 1's "
+    "mean bet - check value, and player 2's largest |call - fold| as a "
+    "share of its curve's range")
 RAISE = HandFigures(
     _raise_figures, raise_variant.roles, raise_variant.raise_table,
     raise_variant.THRESHOLDS,
