@@ -15,7 +15,10 @@ EpisodeLearner`) and the adapters of OpenSpiel's own CFR
 - ``state_dict()`` / ``load_state_dict()``: the header (format version,
   class, game, config, iteration, the random generator) written and
   checked here, the config compared field by field; a class adds only its
-  own arrays (:meth:`Contract._save_state` / :meth:`Contract._load_state`);
+  own arrays (:meth:`Contract._save_state` / :meth:`Contract._load_state`),
+  checked on load with :func:`check_array` (shape, dtype, finite entries,
+  and the range of what each holds: ``ARRAY_RANGES``). A checkpoint is
+  untrusted input: a misfit is refused in one line naming the field;
 - pickling, through the state dict.
 
 A state names its class under ``_CLASS_KEY``: ``"solver"`` for solvers and
@@ -148,6 +151,59 @@ def constructor_signature(cls: type) -> inspect.Signature:
 _CLASSES: dict[str, type] = {}
 
 
+# What the values of the state arrays mean, by name (a name not listed
+# holds any finite numbers): "nonnegative" (sums of weights, counts),
+# "unit" (entries in [0, 1]: reach probabilities, uniform draws) or
+# "strategy" (rows of probabilities summing to 1).
+ARRAY_RANGES: dict[str, str] = {
+    "cumulative_policy": "nonnegative", "cumulative_reach": "nonnegative",
+    "average_sequence": "nonnegative", "decision_counts": "nonnegative",
+    "_next_block": "nonnegative", "own_reach": "unit", "_uniforms": "unit",
+    "_current": "strategy", "sigma": "strategy", "initial_sigma": "strategy",
+    "current_policy": "strategy",
+}
+# How far a loaded strategy's entries may be outside [0, 1] and its rows'
+# sums from 1 (what rounding leaves after many updates).
+_STRATEGY_TOLERANCE = 1e-6
+
+
+def check_values(name: str, value: np.ndarray, owner: str = "") -> None:
+  """Raises ValueError unless ``value`` is finite and in the range
+  ``ARRAY_RANGES`` gives its name.
+
+  Args:
+    name: the array's key in the state.
+    value: a numeric array.
+    owner: the class name the error starts with ("" for none).
+
+  Raises:
+    ValueError: one line naming the array and what is wrong.
+  """
+  start = (f"{owner}: " if owner else "") + (
+      f"checkpoint array {name} is corrupt:")
+  if value.dtype.kind == "b":
+    return
+  if not np.all(np.isfinite(value)):
+    raise ValueError(f"{start} non-finite entries.")
+  kind = ARRAY_RANGES.get(name)
+  if kind == "nonnegative" and np.any(value < 0):
+    raise ValueError(f"{start} negative entries (it must be >= 0); "
+                     f"minimum {value.min()!r}.")
+  if kind in ("unit", "strategy") and (
+      np.any(value < -_STRATEGY_TOLERANCE) or
+      np.any(value > 1.0 + _STRATEGY_TOLERANCE)):
+    raise ValueError(f"{start} entries outside [0, 1] (it holds "
+                     f"probabilities); range [{value.min()!r}, "
+                     f"{value.max()!r}].")
+  if kind == "strategy" and value.ndim >= 1 and value.size:
+    sums = value.reshape(-1, value.shape[-1]).sum(axis=1)
+    off = np.abs(sums - 1.0) > _STRATEGY_TOLERANCE
+    if np.any(off):
+      row = int(np.flatnonzero(off)[0])
+      raise ValueError(f"{start} not a strategy, row {row} sums to "
+                       f"{sums[row]!r}, not 1.")
+
+
 def check_array(state: Mapping, name: str, like: np.ndarray) -> np.ndarray:
   """``state[name]`` checked against the array it replaces.
 
@@ -160,18 +216,51 @@ def check_array(state: Mapping, name: str, like: np.ndarray) -> np.ndarray:
     ``state[name]`` as an array (not copied).
 
   Raises:
-    ValueError: the array is missing, of another shape, not numeric or
-      with non-finite entries.
+    ValueError: the array is missing, of another shape, not numeric, with
+      non-finite entries, or outside the range of what it holds (see
+      ``ARRAY_RANGES``).
   """
   if name not in state:
     raise ValueError(f"checkpoint has no array {name}.")
-  value = np.asarray(state[name])
-  if (value.shape != like.shape or value.dtype.kind not in "biuf" or
-      not np.all(np.isfinite(value))):
+  try:
+    value = np.asarray(state[name])
+  except (TypeError, ValueError) as error:
+    raise ValueError(f"checkpoint array {name} is corrupt: not an array "
+                     f"({error}).") from None
+  if value.shape != like.shape:
     raise ValueError(f"checkpoint array {name} is corrupt: shape "
-                     f"{value.shape} (expected {like.shape}) or "
-                     "non-finite entries.")
+                     f"{value.shape}, expected {like.shape}.")
+  if value.dtype.kind not in "biuf":
+    raise ValueError(f"checkpoint array {name} is corrupt: dtype "
+                     f"{value.dtype}, not numeric.")
+  check_values(name, value)
   return value
+
+
+def check_count(state: Mapping, name: str, owner: str) -> int:
+  """``state[name]`` as an int, checked to be a whole number >= 0.
+
+  Args:
+    state: a state dict.
+    name: the field (``"iteration"``, ``"episodes"``).
+    owner: the class name the error starts with.
+
+  Returns:
+    The count.
+
+  Raises:
+    ValueError: the field is missing, not an integer, or negative.
+  """
+  value = state.get(name) if isinstance(state, Mapping) else None
+  if isinstance(value, np.ndarray) and value.ndim == 0:
+    value = value.item()
+  if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    raise ValueError(f"{owner}: checkpoint field {name} must be an integer "
+                     f">= 0; got {short_repr(value)}.")
+  if value < 0:
+    raise ValueError(f"{owner}: checkpoint field {name} must be >= 0; got "
+                     f"{int(value)}.")
+  return int(value)
 
 
 class Contract:
@@ -285,7 +374,8 @@ class Contract:
 
   def _check_state(self, state: dict[str, Any]) -> None:
     """Raises ValueError for a state of another format version, class,
-    game or config."""
+    game or config, a negative or non-integer iteration, or a generator
+    state that does not fit."""
     name = type(self).__name__
     check_state_version(state, name)
     if state.get(self._CLASS_KEY) != name:
@@ -294,6 +384,9 @@ class Contract:
     if state.get("game") != self._game_string():
       raise ValueError(f"checkpoint is for game {state.get('game')}, not "
                        f"{self._game_string()}.")
+    check_count(state, "iteration", name)
+    if self._rng is not None:
+      self._checked_rng_state(state)
     mine = self._plain_config()
     theirs = state.get("config")
     if not isinstance(theirs, Mapping) or theirs.keys() != mine.keys():
@@ -309,6 +402,19 @@ class Contract:
                       f"{short_repr(mine[field])}" for field in differing)
           + f"); build the solver with {name}.from_state_dict(state).")
 
+  def _checked_rng_state(self, state: dict[str, Any]) -> dict[str, Any]:
+    """The state's ``rng_state``, tried on a scratch generator of the same
+    kind; ValueError naming the field if it does not fit."""
+    rng_state = state.get("rng_state")
+    scratch = type(self._rng.bit_generator)()
+    try:
+      scratch.state = rng_state
+    except (TypeError, ValueError, KeyError) as error:
+      raise ValueError(
+          f"{type(self).__name__}: checkpoint field rng_state is not a "
+          f"{type(scratch).__name__} state ({error}).") from None
+    return rng_state
+
   def load_state_dict(self, state: dict[str, Any]) -> None:
     """Restores a :meth:`state_dict` of an object of this class, game and
     config (the seed may differ where the state replaces what it set), in
@@ -319,7 +425,9 @@ class Contract:
 
     Raises:
       ValueError: a state of another format version, class, game or
-        config, or arrays that do not fit.
+        config, a negative or non-integer iteration, a generator state
+        that does not fit, or arrays that do not fit (shape, dtype,
+        non-finite entries, values outside the range of what they hold).
     """
     self._check_state(state)
     self._load_state(state)

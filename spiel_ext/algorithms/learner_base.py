@@ -22,7 +22,9 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.algorithms.checks import check_seed
-from spiel_ext.algorithms.contract import Contract, SolverConfig, set_field
+from spiel_ext.algorithms.contract import (Contract, SolverConfig,
+                                           check_count, check_values,
+                                           set_field)
 from spiel_ext.algorithms.exploration import InformationBonus
 from spiel_ext.algorithms.learner_parts import BonusPlacement
 from spiel_ext.engine import compile_game, load_game
@@ -83,7 +85,7 @@ def environment_of(game: pyspiel.Game | str):
 
 
 def checked_array(state: dict[str, Any], name: str, like: np.ndarray,
-                   owner: str) -> np.ndarray:
+                  owner: str) -> np.ndarray:
   """``state[name]`` as a fresh array of ``like``'s shape and dtype.
 
   Args:
@@ -96,14 +98,47 @@ def checked_array(state: dict[str, Any], name: str, like: np.ndarray,
     A new array of ``like``'s dtype.
 
   Raises:
-    ValueError: an array of another shape or not numeric.
+    ValueError: a missing array, one of another shape, not numeric, with
+      non-finite entries or outside the range of what it holds (see
+      :data:`spiel_ext.algorithms.contract.ARRAY_RANGES`).
   """
-  value = np.asarray(state[name])
+  if name not in state:
+    raise ValueError(f"{owner}: checkpoint has no array {name}.")
+  try:
+    value = np.asarray(state[name])
+  except (TypeError, ValueError) as error:
+    raise ValueError(f"{owner}: checkpoint array {name} is corrupt: not an "
+                     f"array ({error}).") from None
   if value.shape != like.shape or value.dtype.kind not in "biuf":
     raise ValueError(f"{owner} checkpoint array {name} has shape "
                      f"{value.shape} and dtype {value.dtype}, not "
                      f"{like.shape} and {like.dtype}.")
+  check_values(name, value, owner)
   return value.astype(like.dtype, copy=True)
+
+
+def check_transitions(buffer: np.ndarray, legal: np.ndarray,
+                      owner: str) -> None:
+  """Raises ValueError unless a replay buffer's rows (infoset row, action,
+  reward, following row or -1) index the learner's tables.
+
+  Args:
+    buffer: [slots, 4] transitions.
+    legal: the rules' [infosets, actions] legal-action mask.
+    owner: the class name the error starts with.
+  """
+  num_infosets, num_actions = legal.shape
+  columns = (("infoset row", 0, 0, num_infosets),
+             ("action", 1, 0, num_actions),
+             ("following row", 3, -1, num_infosets))
+  for what, column, low, high in columns:
+    values = buffer[:, column]
+    bad = (values < low) | (values >= high) | (values != np.round(values))
+    if np.any(bad):
+      slot = int(np.flatnonzero(bad)[0])
+      raise ValueError(f"{owner}: checkpoint array buffer is corrupt: "
+                       f"{what} {values[slot]!r} in slot {slot}, not a "
+                       f"whole number in [{low}, {high}).")
 
 
 class EpisodeLearner(Contract):
@@ -288,10 +323,14 @@ class EpisodeLearner(Contract):
           f"{owner}: this checkpoint's random stream is version {version!r}"
           f", not {self._stream_version()} (its posterior draws would not "
           "continue as they began); run again without --resume.")
-    self._environment.episodes = int(state["episodes"])
+    episodes = check_count(state, "episodes", owner)
     loaded = [checked_array(state, attribute.lstrip("_"),
                             getattr(self, attribute), owner)
               for attribute in self._SAVED_ARRAYS]
+    if "_buffer" in self._SAVED_ARRAYS:
+      check_transitions(loaded[self._SAVED_ARRAYS.index("_buffer")],
+                        self.rules.infoset_legal, owner)
+    self._environment.episodes = episodes
     for attribute, array in zip(self._SAVED_ARRAYS, loaded):
       setattr(self, attribute, array)
 
