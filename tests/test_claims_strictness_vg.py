@@ -14,15 +14,25 @@ Play Algorithm", 2023 (Fig. 1's bottom row, Fig. 4's value -88/1083,
 Fig. 3's mixing shrinking with N, eq. 18's renormalisation of XFP).
 """
 
-import functools
 import types
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from spiel_ext.analysis.claims import RunResults
 from spiel_ext.experiments import EXPERIMENTS, settings_for
+from spiel_ext.experiments.gxfp import measures_raise
+from spiel_ext.experiments.gxfp.measures_asymmetric import (check_region,
+                                                            punished_verdict)
+from spiel_ext.experiments.gxfp.measures_convergence import (
+    perturbed_faster_verdict, value_verdict)
+from spiel_ext.experiments.gxfp.measures_raise import mixing_verdict
+from spiel_ext.experiments.gxfp.paper_values import LABELS
+from spiel_ext.experiments.gxfp.vnm_raise import GXFP_VNM_RAISE
 from spiel_ext.experiments.reporting import claim_rows
+from spiel_ext.experiments.vcfr.claims import judged_on
+from spiel_ext.experiments.vcfr.unknown_env import CLAIMS
 
 CONJUGATE = "conjugate model in place of the network"
 NO_RENORMALISATION = "XFP without eq. 18's renormalisation"
@@ -47,7 +57,6 @@ def _finals(game: str, logs: dict[str, float], *, iteration: int = 20_000,
 
 
 def _unknown_env_rows(frame: pd.DataFrame) -> dict[str, object]:
-  from spiel_ext.experiments.vcfr.unknown_env import CLAIMS  # pylint: disable=g-import-not-at-top
   settings = settings_for(EXPERIMENTS["vcfr_unknown_env"], "paper")
   return {row.claim.split(" after ")[0] if " after " in row.claim[:20]
           else row.claim: row
@@ -187,7 +196,6 @@ def test_vcfr_paper_setting_labels_name_the_conjugate_model():
 
 
 def test_vcfr_information_labels_name_the_conjugate_model_only_where_run():
-  from spiel_ext.experiments.vcfr.claims import judged_on  # pylint: disable=g-import-not-at-top
   assert judged_on("paper setting (authors' logged design)",
                    ("PSRLCFR (br_dirc)", "PSRLCFR")) == (
                        "paper setting (authors' logged design)")
@@ -251,7 +259,6 @@ def test_gxfp_rows_reading_xfp_name_its_missing_renormalisation():
 
 
 def test_gxfp_value_is_judged_within_a_factor_of_the_papers():
-  from spiel_ext.experiments.gxfp.measures_convergence import value_verdict  # pylint: disable=g-import-not-at-top
   paper = -88 / 1083  # -0.0813
   assert value_verdict(((-0.079, -0.080, -0.082), paper)) == "holds"
   # -0.2 is 2.5x the paper's: outside a factor 2.
@@ -260,7 +267,6 @@ def test_gxfp_value_is_judged_within_a_factor_of_the_papers():
 
 
 def test_much_faster_needs_its_size_not_only_its_direction():
-  from spiel_ext.experiments.gxfp.measures_convergence import perturbed_faster_verdict  # pylint: disable=g-import-not-at-top
   plain = pd.Series([0.0106, 0.0112])
   # 27% and 29% lower: faster, not "much faster" (below half).
   assert perturbed_faster_verdict(
@@ -272,7 +278,6 @@ def test_much_faster_needs_its_size_not_only_its_direction():
 
 
 def test_removing_the_mixing_needs_its_size():
-  from spiel_ext.experiments.gxfp.measures_raise import mixing_verdict  # pylint: disable=g-import-not-at-top
   # 61% -> 46%: a quarter removed, not the half the rule names.
   assert mixing_verdict((0.61, 0.46)) == "does not hold"
   assert mixing_verdict((0.61, 0.20)) == "holds"
@@ -280,7 +285,6 @@ def test_removing_the_mixing_needs_its_size():
 
 
 def test_forced_bets_rule_needs_every_seed_below_zero():
-  from spiel_ext.experiments.gxfp.measures_asymmetric import punished_verdict  # pylint: disable=g-import-not-at-top
   assert punished_verdict((-0.158, -0.136)) == "holds"
   # A mean below 0 whose parts disagree in sign.
   assert punished_verdict((-0.3, 0.01)) == "does not hold"
@@ -288,17 +292,12 @@ def test_forced_bets_rule_needs_every_seed_below_zero():
 
 
 def test_the_check_region_is_between_a_and_b_away_from_both():
-  from spiel_ext.experiments.gxfp.measures_asymmetric import check_region  # pylint: disable=g-import-not-at-top
   # N = 18: a = 2/18, b = 14/18; strengths (h - 1/2)/18 more than 2/18
   # from both: h - 1/2 in (4, 12), hands 5..12.
   assert np.flatnonzero(check_region(18)).tolist() == list(range(4, 12))
 
 
 def test_mixing_shrinking_with_n_is_not_tested_with_one_n(monkeypatch):
-  from spiel_ext.experiments.gxfp import measures_raise  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.gxfp.paper_values import LABELS  # pylint: disable=g-import-not-at-top
-  from spiel_ext.experiments.gxfp.vnm_raise import GXFP_VNM_RAISE  # pylint: disable=g-import-not-at-top
-  from spiel_ext.analysis.claims import RunResults  # pylint: disable=g-import-not-at-top
   variant = GXFP_VNM_RAISE.variants[0]
   roles = LABELS.roles["simultaneous"]
   perturbed = [roles[LABELS.gxfp_eps], roles[LABELS.xfp_eps]]
