@@ -26,7 +26,7 @@ from spiel_ext.experiments.gxfp import measures_raise
 from spiel_ext.experiments.gxfp.measures_asymmetric import (check_region,
                                                             punished_verdict)
 from spiel_ext.experiments.gxfp.measures_convergence import (
-    perturbed_faster_verdict, value_verdict)
+    consistency_verdict, perturbed_faster_verdict, value_verdict)
 from spiel_ext.experiments.gxfp.measures_raise import mixing_verdict
 from spiel_ext.experiments.gxfp.paper_values import LABELS
 from spiel_ext.experiments.gxfp.vnm_raise import GXFP_VNM_RAISE
@@ -275,6 +275,12 @@ def test_much_faster_needs_its_size_not_only_its_direction():
       (pd.Series([0.004, 0.009]), plain)) == "holds partly"
   assert perturbed_faster_verdict(
       (pd.Series([0.004, 0.005]), plain)) == "holds"
+
+
+def test_integer_and_float_gxfp_disagreeing_fail_the_consistency_check():
+  assert consistency_verdict((1e-16, 0.011)) == "holds"
+  # A third of the float one's NashConv apart: not the same algorithm.
+  assert consistency_verdict((0.004, 0.011)) == "does not hold"
 
 
 def test_removing_the_mixing_needs_its_size():

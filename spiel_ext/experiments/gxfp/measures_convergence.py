@@ -327,9 +327,11 @@ def cfr_start(results: RunResults, *, variant: Variant,
 
 
 def consistency_verdict(found: tuple[float, float]) -> str:
-  """From (|integer - float| final NashConv, the float one's)."""
+  """From (|integer - float| final NashConv, the float one's): the two
+  implementations of one algorithm must agree, within :data:`AGREE`
+  times the float one's; disagreeing, the check does not hold."""
   difference, plain = found
-  return "holds" if difference <= AGREE * plain else "holds partly"
+  return "holds" if difference <= AGREE * plain else "does not hold"
 
 
 def integer_counting(results: RunResults, *, variant: Variant,
