@@ -245,35 +245,55 @@ def _check_names_and_shapes(game: pyspiel.Game, arrays: dict[str, np.ndarray],
     raise ValueError("infoset_keys repeats a key.")
 
 
+_NUMBER_PROBLEMS = {
+    1: "chance_prob[{}] is non-finite",
+    2: "chance_prob[{}] is outside [0, 1]",
+    3: "chance_prob[{}] is not 1 on an edge that does not leave a chance node",
+    5: "utility[{}] is non-finite",
+    6: "utility[{}] is not 0 at a non-terminal history",
+}
+
+
+@jit
+def _number_problem(parent, node_player, chance_prob, utility, tolerance):
+  """The first problem with the numbers as (code, index), (0, 0) if none
+  (code 4: chance node ``index``'s children's probabilities do not sum
+  to 1). The structure is checked first: the parents are in range."""
+  num_histories = parent.shape[0]
+  totals = np.zeros(num_histories)
+  for h in range(num_histories):
+    probability = chance_prob[h]
+    if not np.isfinite(probability):
+      return 1, h
+    if probability < 0.0 or probability > 1.0:
+      return 2, h
+    if h > 0 and node_player[parent[h]] == CHANCE:
+      totals[parent[h]] += probability
+    elif probability != 1.0:
+      return 3, h
+    for player in range(utility.shape[1]):
+      if not np.isfinite(utility[h, player]):
+        return 5, h
+      if node_player[h] != TERMINAL and utility[h, player] != 0.0:
+        return 6, h
+  for h in range(num_histories):
+    if node_player[h] == CHANCE and abs(totals[h] - 1.0) > tolerance:
+      return 4, h
+  return 0, 0
+
+
 def _check_numbers(arrays: dict[str, np.ndarray]) -> None:
   """Chance probabilities and utilities (the structure is checked)."""
-  parent = arrays["parent"]
-  node_player = arrays["node_player"]
-  chance_prob = arrays["chance_prob"]
-  utility = arrays["utility"]
-  if not np.all(np.isfinite(chance_prob)):
-    raise ValueError("chance_prob has non-finite entries.")
-  if np.any(chance_prob < 0.0) or np.any(chance_prob > 1.0):
-    raise ValueError("chance_prob has entries outside [0, 1].")
-  chance_edge = np.zeros(len(parent), dtype=bool)
-  chance_edge[1:] = node_player[parent[1:]] == CHANCE
-  if np.any(chance_prob[~chance_edge] != 1.0):
-    where = int(np.flatnonzero(chance_prob[~chance_edge] != 1.0)[0])
-    raise ValueError(f"chance_prob[{int(np.flatnonzero(~chance_edge)[where])}]"
-                     " is not 1 on an edge that does not leave a chance "
-                     "node.")
-  totals = np.bincount(parent[chance_edge], weights=chance_prob[chance_edge],
-                       minlength=len(parent))
-  chance_nodes = np.flatnonzero(node_player == CHANCE)
-  off = np.abs(totals[chance_nodes] - 1.0) > CHANCE_SUM_TOLERANCE
-  if np.any(off):
-    node = int(chance_nodes[np.flatnonzero(off)[0]])
-    raise ValueError(f"chance_prob of chance node {node}'s children sums to "
-                     f"{totals[node]!r}, not 1.")
-  if not np.all(np.isfinite(utility)):
-    raise ValueError("utility has non-finite entries.")
-  if np.any(utility[node_player != TERMINAL] != 0.0):
-    raise ValueError("utility is not 0 at a non-terminal history.")
+  code, where = _number_problem(arrays["parent"], arrays["node_player"],
+                                arrays["chance_prob"], arrays["utility"],
+                                CHANCE_SUM_TOLERANCE)
+  if code == 4:
+    children = arrays["parent"] == where
+    total = float(arrays["chance_prob"][children].sum())
+    raise ValueError(f"chance_prob of chance node {int(where)}'s children "
+                     f"sums to {total!r}, not 1.")
+  if code:
+    raise ValueError(_NUMBER_PROBLEMS[int(code)].format(int(where)) + ".")
 
 
 def _check_recall(game: pyspiel.Game, arrays: dict[str, np.ndarray],
