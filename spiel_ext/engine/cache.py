@@ -138,7 +138,8 @@ def _create_key(path: Path) -> None:
   path.parent.mkdir(parents=True, exist_ok=True)
   descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".key")
   try:
-    os.fchmod(descriptor, 0o600)
+    if hasattr(os, "fchmod"):
+      os.fchmod(descriptor, 0o600)  # Whatever the umask.
     os.write(descriptor, secrets.token_bytes(KEY_BYTES))
     os.fsync(descriptor)
     os.close(descriptor)

@@ -66,7 +66,10 @@ class TreeLayout:
 
   The base class of :class:`~spiel_ext.engine.game_tree.GameTree` (whose
   constructor this is; see there). The stored arrays are the tree's
-  definition and are not to be written to.
+  definition and are not to be written to. They are trusted: the numba
+  kernels the constructor runs index with them unchecked, so arrays from
+  anywhere but the compiler (the disk cache) are checked first with
+  :func:`spiel_ext.engine.tree_checks.check_stored_tree`.
 
   Args:
     game: the pyspiel game the arrays describe.
