@@ -131,9 +131,10 @@ def test_bufp_exploitability_rows_name_the_far_sampled_cfr():
       games=(RLCARD_LEDUC_5, RLCARD_LEDUC_5_NO_FOLD), iterations=2000,
       algorithms=bufp_settings.TABLE_ALGORITHMS[:1] +
       ("BUFP(EF)", "BUFP(X)"))
-  claims = {row.claim.split("'s exploitability")[0]: row for row in _rows(
-      pd.DataFrame(rows), settings, "bufp_tables", "exploitability on")}
-  cfr = claims["CS-CFR (the paper's CFR)"]
+  claims = {row.claim.split(" on 5-Leduc")[0].removeprefix(
+      "Exploitability of "): row for row in _rows(
+          pd.DataFrame(rows), settings, "bufp_tables", "exploitability on")}
+  cfr = claims["CS-CFR (as the paper's CFR)"]
   assert cfr.verdict == "does not hold"
   assert "57.50 mb/h (11x the paper's" in cfr.ours
   assert "CFR behind the paper setting (CFR = RLCard's sampled CFR)" in (
@@ -211,6 +212,7 @@ def test_a_fold_drop_of_a_fifth_does_not_hold_against_the_papers_94_percent():
                                             -1)
   assert found.value == [False]
   assert "19% of the way to 0%" in found.ours
+  assert "short of the 50% needed" in found.ours
   # Half the paper's move (47% of the way to 0) holds: 20% -> 10%.
   game = _result("L", 2, {"Normal": {"fold": 0.2, "call": 0.8},
                           "Loose-passive": {"fold": 0.1, "call": 0.9}})

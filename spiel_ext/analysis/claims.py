@@ -160,9 +160,21 @@ def magnitude_verdict(ours: float, paper: float,
 
 def magnitude_text(ours: float, paper: float,
                    fraction: float = MAGNITUDE_FRACTION,
-                   unit: str = "") -> str:
+                   unit: str = "", paper_text: str | None = None) -> str:
   """Why :func:`magnitude_verdict` decides as it does, in words: "41% of
-  the paper's move" or "the opposite direction to the paper's"."""
+  the paper's 5.1 points" or "the opposite direction to the paper's".
+
+  Args:
+    ours: our move.
+    paper: the paper's move.
+    fraction: the share of the paper's move that must be reached.
+    unit: written after the paper's number ("%", " points").
+    paper_text: what the paper's number is called in place of the number
+      and its unit ("move").
+
+  Returns:
+    The reason, in words.
+  """
   share = magnitude_share(ours, paper)
   if not _finite(share):
     return "no comparable number"
@@ -170,7 +182,8 @@ def magnitude_text(ours: float, paper: float,
     return ("no move" if share == 0 else
             "the opposite direction to the paper's")
   text = (f"{share:.0%}" if share >= 0.01 else f"{share:.2%}") + (
-      f" of the paper's {paper:g}{unit}")
+      " of the paper's " + (paper_text if paper_text is not None
+                            else f"{paper:g}{unit}"))
   return text + ("" if share >= fraction else
                  f", short of the {fraction:.0%} needed")
 

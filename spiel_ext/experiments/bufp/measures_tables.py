@@ -333,7 +333,7 @@ def exploitability_rows(results: RunResults, *, variants: Sequence[Variant],
     reached = ", ".join(f"{n:,}" for n in sorted(iterations))
     rows.append(Measurement(
         ours, cases, setting,
-        statement.format(algorithm=f"{algorithm} (the paper's {role})"
+        statement.format(algorithm=f"{algorithm} (as the paper's {role})"
                          if algorithm != role else algorithm,
                          paper=f"{paper:g}", iterations=reached),
         f"{paper:g} mb/h after 100,000 it."))

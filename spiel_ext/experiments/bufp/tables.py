@@ -132,10 +132,10 @@ BUFP_TABLES = Experiment(
                   functools.partial(
                       measures.exploitability_rows,
                       variants=settings.TABLE_VARIANTS,
-                      statement="{algorithm}'s exploitability on 5-Leduc "
-                      "after 100,000 iterations is {paper} mb/h (section "
-                      "5.2; ours after {iterations} it.), within "
-                      f"{1 / MAGNITUDE_FRACTION:g}x"),
+                      statement="Exploitability of {algorithm} on "
+                      "5-Leduc after 100,000 iterations: {paper} mb/h "
+                      "(section 5.2; ours after {iterations} it.), "
+                      f"reproduced within {1 / MAGNITUDE_FRACTION:g}x"),
                   verdict_from, EXPLOITABILITY),
         *_detailed(FINAL), *_detailed(MATCHED),
         *(_across_iterations(position, later_games)

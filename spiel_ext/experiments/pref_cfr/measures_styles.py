@@ -169,7 +169,7 @@ def shift_measurement(games: list[GameResults], style: str, group: str,
     texts.append(text + f", {moved:.0%} of the way to "
                  f"{'0' if direction < 0 else '100'}% against the paper's "
                  f"{paper_moved:.0%}: "
-                 f"{magnitude_text(moved, paper_moved)})")
+                 f"{magnitude_text(moved, paper_moved, paper_text='move')})")
   if not cases:
     return Measurement(f"no game of the run offers {group} at player 1's "
                        "first decision with a paper number for its players",

@@ -10,15 +10,16 @@ import functools
 from pathlib import Path
 from typing import Sequence
 
-from spiel_ext.analysis.claims import MAGNITUDE_FRACTION, ClaimSpec, RunResults
+from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, ClaimSpec,
+                                       RunResults)
 from spiel_ext.experiments.declaration import Settings
 from spiel_ext.experiments.pref_cfr.figures import (STYLE_NASH_CONV,
                                                     first_decision_table,
                                                     style_costs_table)
 from spiel_ext.experiments.pref_cfr.measures_styles import (
-    CONVERGENCE_RATIO, LOOSE_GAIN, PAPER_COST_MBH, convergence_measurement, cost_measurement,
-    loose_gain_measurement, shift_measure, speed_measurement,
-    visible_measurement)
+    CONVERGENCE_RATIO, LOOSE_GAIN, PAPER_COST_MBH, convergence_measurement,
+    cost_measurement, loose_gain_measurement, shift_measure,
+    speed_measurement, visible_measurement)
 from spiel_ext.experiments.pref_cfr.paper_values import (
     PAPER, PAPER_2P, PAPER_3P_AGGRESSIVE_RAISE_TO_3, PAPER_3P_LOOSE_CALL,
     PAPER_3P_LOOSE_GAIN_MBH, PAPER_3P_NORMAL)
