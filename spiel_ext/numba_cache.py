@@ -250,6 +250,9 @@ class _InstallAfterLoading(importlib.abc.Loader):
       module.__loader__ = self._loader
       if getattr(module, "__spec__", None) is not None:
         module.__spec__.loader = self._loader
+    for finder in [finder for finder in sys.meta_path
+                   if isinstance(finder, _NumbaImportWatcher)]:
+      sys.meta_path.remove(finder)
     try:
       install()
     except Exception as error:  # pylint: disable=broad-except
@@ -261,19 +264,28 @@ class _InstallAfterLoading(importlib.abc.Loader):
 
 
 class _NumbaImportWatcher(importlib.abc.MetaPathFinder):
-  """Finds numba as Python would, with :func:`install` after it loads."""
+  """Finds numba as Python would, with :func:`install` after it loads.
+
+  It stays on ``sys.meta_path`` until numba has been loaded (a look-up
+  without an import, ``importlib.util.find_spec("numba")``, does not
+  consume it).
+  """
+
+  def __init__(self):
+    self._searching = threading.local()
 
   def find_spec(self, fullname, path=None, target=None):
     del path, target
-    if fullname != "numba":
+    if fullname != "numba" or getattr(self._searching, "active", False):
       return None
+    self._searching.active = True
     try:
-      sys.meta_path.remove(self)
-    except ValueError:
-      pass
-    spec = importlib.util.find_spec(fullname)
+      spec = importlib.util.find_spec(fullname)
+    finally:
+      self._searching.active = False
     if spec is not None and spec.loader is not None and hasattr(
-        spec.loader, "exec_module"):
+        spec.loader, "exec_module") and not isinstance(
+            spec.loader, _InstallAfterLoading):
       spec.loader = _InstallAfterLoading(spec.loader)
     return spec
 

@@ -25,11 +25,13 @@ KERNEL_SUFFIXES = (".nbi", ".nbc")
 # Where the kernels go in spiel_ext's cache folder: one folder per user.
 KERNEL_FOLDER = f"numba-{os.getuid()}"
 
-# Runs one small kernel (the strategy check's) and reports where things are.
+# Runs one small kernel (the strategy check's) and reports where things are
+# (a look-up of numba without an import comes first, as libraries do).
 _RUN_A_KERNEL = """
-    import json, os
+    import importlib.util, json, os
     import numpy as np
     import spiel_ext
+    assert importlib.util.find_spec("numba") is not None
     from spiel_ext.engine import strategy
     legal = np.ones((2, 3), dtype=bool)
     row = strategy._first_bad_row(np.full((2, 3), 1 / 3), legal, 1e-9)
