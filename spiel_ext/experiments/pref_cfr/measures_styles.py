@@ -41,8 +41,9 @@ LOOSE_GAIN = Threshold(-0.5, -PAPER_COST_MBH, direction="at least")
 # least this much from Normal: MAGNITUDE_FRACTION of the smallest of the
 # paper's largest moves (10 to 24 points).
 VISIBLE_SHIFT = MAGNITUDE_FRACTION * 0.10
-# Styles "converge like CFR": final NashConv within this many times
-# Normal's.
+# Our convergence check of the styles (the paper states comparable
+# convergence only on Kuhn with beta = 0): final NashConv within this many
+# times Normal's.
 CONVERGENCE_RATIO = 3.0
 # "Does not significantly slow down training": seconds per iteration within
 # this many times Normal's, timed only where Normal's iterations take at
@@ -237,8 +238,9 @@ def visible_measurement(results: RunResults, *, analysed: Analysed,
   return Measurement(
       "largest first-decision shift from Normal and price: " +
       "; ".join(texts) + f" (holds for a style when the shift is at least "
-      f"{100 * VISIBLE_SHIFT:.0f} points and the price within "
-      f"{PAPER_COST_MBH:g} mb/h)", cases, _setting(variant, results))
+      f"{100 * VISIBLE_SHIFT:.0f} points, {MAGNITUDE_FRACTION:.0%} of the "
+      f"paper's smallest, and the price within {PAPER_COST_MBH:g} mb/h)",
+      cases, _setting(variant, results))
 
 
 def _against_normal(results: RunResults, games: list[GameResults],
