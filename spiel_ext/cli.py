@@ -176,14 +176,31 @@ def _fail(message: str) -> None:
   raise SystemExit(f"{_program}: error: {message}")
 
 
-def _check_output_dir(path: str) -> None:
+def _check_output_dir(path: str, flag: str = "--output_dir") -> None:
+  """Ends with a one-line error unless the folder ``path`` (given by
+  ``flag``) exists or can be made, and is writable."""
   folder = Path(path)
   try:
     folder.mkdir(parents=True, exist_ok=True)
   except OSError as error:
-    _fail(f"--output_dir {path!r} cannot be created: {error.strerror}.")
+    _fail(f"{flag} {path!r} cannot be created: {error.strerror}.")
   if not os.access(folder, os.W_OK):
-    _fail(f"--output_dir {path!r} is not writable.")
+    _fail(f"{flag} {path!r} is not writable.")
+
+
+def _check_report_folders(output_dir: str, report: str | None) -> None:
+  """--experiment=report reads --output_dir and writes --report_path (and
+  the files beside it): only the report's folder must be writable. Without
+  --report_path the report goes inside --output_dir, which must be."""
+  if report is None:
+    _check_output_dir(output_dir)
+    return
+  folder = Path(output_dir)
+  if folder.exists() and not folder.is_dir():
+    _fail(f"--output_dir {output_dir!r} is not a folder.")
+  if folder.is_dir() and not os.access(folder, os.R_OK | os.X_OK):
+    _fail(f"--output_dir {output_dir!r} is not readable.")
+  _check_output_dir(str(Path(report).parent), "--report_path's folder")
 
 
 def _summary(name: str, outputs, seconds: float, experiments: int) -> None:
@@ -309,12 +326,13 @@ def run(flag_values) -> None:
     # What only a solver can refuse is refused before anything is written.
     for _, settings in plans:
       preflight(build_jobs(settings))
-    _check_output_dir(output_dir)
     if not plans:
+      _check_report_folders(output_dir, flag_values.report_path)
       path = write_reproduction_report(EXPERIMENTS, output_dir,
                                        flag_values.report_path)
       print(f"report: {path}")
       return
+    _check_output_dir(output_dir)
     executor = make_executor(flag_values.executor, flag_values.workers,
                              flag_values.ray_address)
     start = time.perf_counter()

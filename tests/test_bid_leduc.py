@@ -306,10 +306,10 @@ def test_every_observation_type_fills_and_names_its_pieces(perfect_recall,
 
 
 @pytest.mark.parametrize("params,message", [
-    ({"max_bid": 0}, "max_bid must be an integer >= 1; got 0"),
-    ({"max_bid": -3}, "max_bid must be an integer >= 1; got -3"),
-    ({"max_bid": 2.5}, "max_bid must be an integer >= 1; got 2.5"),
-    ({"max_bid": True}, "max_bid must be an integer >= 1; got True"),
+    ({"max_bid": 0}, "max_bid must be an integer in 1..100; got 0"),
+    ({"max_bid": -3}, "max_bid must be an integer in 1..100; got -3"),
+    ({"max_bid": 2.5}, "max_bid must be an integer in 1..100; got 2.5"),
+    ({"max_bid": True}, "max_bid must be an integer in 1..100; got True"),
 ])
 def test_bad_max_bid_is_refused(params, message):
   with pytest.raises(ValueError, match=message) as error:

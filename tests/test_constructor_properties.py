@@ -416,11 +416,11 @@ def test_a_game_with_huge_chance_fan_out_is_refused_at_once():
   chance node's outcomes takes seconds in Python, and the estimate once
   listed them on every walk (over a minute)."""
   game = "spiel_ext_vnm_poker(hands=10000000)"
-  with pytest.raises(ValueError, match=r"too large to compile: an estimated "
+  with pytest.raises(ValueError, match=r"too large to compile: at least "
                      r"[0-9.e+]+ histories, about .* GiB, above half the "
                      r"available memory"):
     compile_game(game)
-  with pytest.raises(ValueError, match=r"an estimated .* histories, about "
+  with pytest.raises(ValueError, match=r"at least .* histories, about "
                      r".* GiB, above the limit of max_histories=1000000\."):
     compile_game(game, max_histories=10**6)
 

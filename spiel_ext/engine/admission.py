@@ -1,9 +1,13 @@
 """What the engine admits: game types it can compile, and games that fit.
 
 Admission happens once per compile, before anything is built
-(:func:`admit`): the game's type is checked, then
-:func:`estimate_num_histories` samples random walks (Knuth's estimator) and
-a game clearly above the limit is refused; while building, the compiler
+(:func:`admit`): the game's type is checked, then its size is forecast and
+a game above the limit is refused, in well under a second. The forecast is
+the count of its histories from its rules where they are known
+(:func:`~.game_sizes.count_histories`: spiel_ext's games and OpenSpiel's
+``leduc_poker``, whose deep raise chains random walks rarely follow), else
+:func:`estimate_num_histories`, random walks (Knuth's estimator). While
+building, the compiler
 counts histories and the memory they take (:class:`SizeLimit`) and stops as
 soon as the limit is passed. A tree that is already compiled (in memory or
 on disk) was admitted when it was built: only a ``max_histories`` the caller
@@ -30,6 +34,7 @@ import numpy as np
 import pyspiel
 
 from spiel_ext.checks import is_integer
+from spiel_ext.engine.game_sizes import count_histories
 
 # The peak memory of compiling a game and solving it (the walk's buffers and
 # their conversion, the tree's arrays and schedules, CFR's iterations and
@@ -247,10 +252,12 @@ class SizeLimit:
     return (self.max_bytes, estimate_tree_bytes(1, num_players),
             per_infoset, estimate_tree_bytes(0, num_players, 0, 1))
 
-  def check_estimate(self, game: pyspiel.Game, estimate: float) -> None:
-    """Refuses a game whose estimated size alone is above the limit."""
+  def check_estimate(self, game: pyspiel.Game, estimate: float,
+                     how: str = "an estimated") -> None:
+    """Refuses a game whose estimated size alone is above the limit
+    (``how`` says what the size is, in the error)."""
     if estimate > self.history_cap(game.num_players()):
-      raise self.error(game, estimate, "an estimated")
+      raise self.error(game, estimate, how)
 
   def error(self, game: pyspiel.Game, num_histories: float, how: str,
             num_infosets: int = 0, key_bytes: int = 0) -> ValueError:
@@ -263,8 +270,10 @@ def admit(game: pyspiel.Game, max_histories: int | None) -> SizeLimit:
   """Admits ``game`` for compiling, once, before anything is built.
 
   Checks its type (:func:`check_game_type`), then refuses it if the
-  estimate of its size is above the limit (``max_histories``, or half the
-  available memory when None).
+  forecast of its size is above the limit (``max_histories``, or half the
+  available memory when None): the count from its rules where they are
+  known (:func:`~.game_sizes.count_histories`), else the random walks'
+  estimate (:func:`estimate_num_histories`).
 
   Returns:
     The limit the compiler then enforces while building.
@@ -275,7 +284,13 @@ def admit(game: pyspiel.Game, max_histories: int | None) -> SizeLimit:
   check_game_type(game)
   limit = SizeLimit.for_request(max_histories)
   cap = limit.history_cap(game.num_players())
-  limit.check_estimate(game, estimate_num_histories(game, stop_above=cap))
+  # Counted on well past the cap, so that a refusal says how far above it
+  # the game is: the count is exact, or a lower bound past 1000 caps.
+  counted = count_histories(game, stop_above=1000 * cap)
+  if counted is not None:
+    limit.check_estimate(game, counted, "at least")
+  else:
+    limit.check_estimate(game, estimate_num_histories(game, stop_above=cap))
   return limit
 
 
@@ -292,6 +307,8 @@ def _too_large(game: pyspiel.Game, num_histories: float, how: str,
                max_histories: int | None, max_bytes: float,
                num_infosets: int = 0, key_bytes: int = 0) -> ValueError:
   """The error for a game above the limit, with its size."""
+  # Counts from a game's rules are ints, possibly beyond the floats.
+  num_histories = float(min(num_histories, 1e300))
   gib = estimate_tree_bytes(num_histories, game.num_players(), num_infosets,
                             key_bytes, game.num_distinct_actions()) / 2**30
   if max_histories is not None:

@@ -9,12 +9,15 @@ outcomes (card ids), the same action ids (0 fold, 1 check/call, 2
 bet/raise), the same round-ending and showdown rules, hence the same tree
 (9,457 histories, 936 infosets) and values, and the same tensors.
 
-  ranks, suits   deck of ranks * suits cards; card c has rank c // suits.
-  ante           chips every player puts in first (>= 1).
-  raise_sizes    chips a raise adds in round 1 and round 2 ("2 4").
-  max_raises     raises allowed per round (>= 0).
+  ranks, suits   deck of ranks * suits cards; card c has rank c // suits
+                 (ranks 2 to 13, suits 1 to 100).
+  ante           chips every player puts in first (1 to 10^9).
+  raise_sizes    chips a raise adds in round 1 and round 2 ("2 4"; each 1
+                 to 10^9).
+  max_raises     raises allowed per round (0 to 1000).
   bet_cap        0 for none; otherwise a raise is illegal when it would take
-                 the raiser's total contribution above the cap.
+                 the raiser's total contribution above the cap (up to
+                 10^12).
   players        2 to 10 (OpenSpiel's 3-player Leduc is players=3,ranks=4).
   blinds         "" (antes only, the default) or "small big" chips posted
                  by seats 0 and 1 instead of antes (``ante`` is then
@@ -68,6 +71,14 @@ _DEFAULTS = {"ranks": 3, "suits": 2, "ante": 1, "raise_sizes": "2 4",
              "max_raises": 2, "bet_cap": 0, "players": 2, "blinds": "",
              "fold_always": False, "round2_first": "first"}
 ROUND2_FIRST = ("first", "after_last")
+# Upper bounds of the parameters, checked before anything is built. Chips
+# stay far below 2^53, so that returns are exact floats; a tree with more
+# suits or raises than these would not fit in any memory (1000 raises per
+# round already make 1.4e9 histories).
+MAX_SUITS = 100
+MAX_CHIPS = 10**9
+MAX_RAISES = 1000
+MAX_BET_CAP = 10**12
 
 _GAME_TYPE = poker_game_type(_NAME, "Parameterized Leduc hold'em (spiel_ext)",
                              _DEFAULTS, min_players=2, max_players=10)
@@ -78,10 +89,17 @@ def _parse_raise_sizes(text) -> tuple[int, int]:
     sizes = tuple(int(part) for part in str(text).split())
   except ValueError:
     sizes = ()
-  if len(sizes) != 2 or min(sizes) <= 0:
-    raise ValueError(f"{_NAME}: raise_sizes must be two positive integers "
-                     f"such as '2 4' (round 1, round 2); got {text!r}.")
+  if len(sizes) != 2 or min(sizes) <= 0 or max(sizes) > MAX_CHIPS:
+    raise ValueError(f"{_NAME}: raise_sizes must be two integers in "
+                     f"1..{MAX_CHIPS} such as '2 4' (round 1, round 2); got "
+                     f"{_shown(text)}.")
   return sizes
+
+
+def _shown(text) -> str:
+  """repr(text), cut to 60 characters."""
+  shown = repr(text)
+  return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 def _parse_blinds(text) -> tuple[int, ...]:
@@ -91,10 +109,10 @@ def _parse_blinds(text) -> tuple[int, ...]:
     blinds = tuple(int(part) for part in str(text).split())
   except ValueError:
     blinds = ()
-  if len(blinds) != 2 or not 0 < blinds[0] <= blinds[1]:
+  if len(blinds) != 2 or not 0 < blinds[0] <= blinds[1] <= MAX_CHIPS:
     raise ValueError(f"{_NAME}: blinds must be '' (antes only) or two "
-                     "integers 'small big' with 0 < small <= big, such as "
-                     f"'1 2'; got {text!r}.")
+                     "integers 'small big' with 0 < small <= big <= "
+                     f"{MAX_CHIPS}, such as '1 2'; got {_shown(text)}.")
   return blinds
 
 
@@ -123,10 +141,10 @@ class LeducRules(GameRules):
 
   Attributes:
     ranks: the number of ranks, 2 to 13.
-    suits: the number of suits, >= 1.
+    suits: the number of suits, 1 to 100.
     ante: chips every player puts in first (0 when blinds are posted).
     raise_sizes: (round 1, round 2) chips a raise adds.
-    max_raises: raises allowed per round, >= 0.
+    max_raises: raises allowed per round, 0 to 1000.
     bet_cap: 0 for no cap, else the most a player's contribution may reach.
     players: 2 to 10.
     blinds: () for antes only, or (small, big) posted by seats 0 and 1.
@@ -152,21 +170,25 @@ class LeducRules(GameRules):
     rules = cls(
         ranks=check_integer(_NAME, "ranks", values["ranks"], 2,
                             len(_RANK_LABELS)),
-        suits=check_integer(_NAME, "suits", values["suits"], 1),
-        ante=check_integer(_NAME, "ante", values["ante"], 1),
+        suits=check_integer(_NAME, "suits", values["suits"], 1, MAX_SUITS),
+        ante=check_integer(_NAME, "ante", values["ante"], 1, MAX_CHIPS),
         raise_sizes=_parse_raise_sizes(values["raise_sizes"]),
-        max_raises=check_integer(_NAME, "max_raises", values["max_raises"], 0),
-        bet_cap=check_integer(_NAME, "bet_cap", values["bet_cap"], 0),
+        max_raises=check_integer(_NAME, "max_raises", values["max_raises"], 0,
+                                 MAX_RAISES),
+        bet_cap=check_integer(_NAME, "bet_cap", values["bet_cap"], 0,
+                              MAX_BET_CAP),
         players=check_integer(_NAME, "players", values["players"], 2, 10),
         blinds=_parse_blinds(values["blinds"]),
         fold_always=values["fold_always"],
         round2_first=values["round2_first"])
     if not isinstance(rules.fold_always, bool):
       raise ValueError(f"{_NAME}: fold_always must be true or false; got "
-                       f"{rules.fold_always!r}.")
-    if rules.round2_first not in ROUND2_FIRST:
+                       f"{_shown(rules.fold_always)}.")
+    if not isinstance(rules.round2_first, str) or (
+        rules.round2_first not in ROUND2_FIRST):
       raise ValueError(f"{_NAME}: round2_first must be one of "
-                       f"{list(ROUND2_FIRST)}; got {rules.round2_first!r}.")
+                       f"{list(ROUND2_FIRST)}; got "
+                       f"{_shown(rules.round2_first)}.")
     if rules.blinds:
       rules = dataclasses.replace(rules, ante=0)  # Blinds replace antes.
     if rules.deck_size < rules.players + 1:
@@ -468,5 +490,11 @@ class LeducGame(RulesGame):
 
   # The engine builds the tree from the rules (spiel_ext.engine.native).
   native_tree_builder = "spiel_ext.games.leduc_tree:build_leduc_tree"
+  # The accepted values of the integer parameters, for errors about game
+  # strings pyspiel cannot read (spiel_ext.engine.loading).
+  parameter_ranges = {"ranks": f"2..{len(_RANK_LABELS)}",
+                      "suits": f"1..{MAX_SUITS}", "ante": f"1..{MAX_CHIPS}",
+                      "max_raises": f"0..{MAX_RAISES}",
+                      "bet_cap": f"0..{MAX_BET_CAP}", "players": "2..10"}
   game_type, rules_class = _GAME_TYPE, LeducRules
   state_class, observer_class = LeducState, LeducObserver

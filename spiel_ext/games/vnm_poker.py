@@ -18,9 +18,9 @@ variant="raise" (Schulze's benchmark):
   P1 bets B: P2 folds A | calls (A + B) s | raises R:
       P1 folds -(A + B) | calls (A + B + R) s
 
-Parameters: ``hands`` (N >= 2, default 10), ``ante`` (A, 1.0), ``bet``
-(B, 2.0), ``raise_size`` (R, 2.0; finite and > 0), ``variant``
-("asymmetric" or "raise", the default).
+Parameters: ``hands`` (N, 2 to 10^7, default 10), ``ante`` (A, 1.0),
+``bet`` (B, 2.0), ``raise_size`` (R, 2.0; each > 0 and at most 10^9),
+``variant`` ("asymmetric" or "raise", the default).
 
 Actions: 0 fold, 1 check/call, 2 bet/raise (named by context).
 Infostate strings read like ``P1 hand 7/20: kb`` (k check, b bet, f fold,
@@ -41,6 +41,7 @@ import dataclasses
 import numpy as np
 import pyspiel
 
+from spiel_ext.checks import short_repr
 from spiel_ext.games.common import (GameRules, PrivateInfo, RulesGame,
                                     RulesObserver, check_integer,
                                     check_positive, poker_game_type,
@@ -52,8 +53,22 @@ _NAME = "spiel_ext_vnm_poker"
 _DEFAULTS = {"hands": 10, "ante": 1.0, "bet": 2.0, "raise_size": 2.0,
              "variant": "raise"}
 
+# Upper bounds, checked before anything is built: the tree has 15 N^2
+# histories, past any memory long before N = 10^7.
+MAX_HANDS = 10_000_000
+MAX_STAKE = 1e9
+
 _GAME_TYPE = poker_game_type(_NAME, "Von Neumann-Morgenstern poker "
                              "(spiel_ext)", _DEFAULTS)
+
+
+def _check_stake(name: str, value) -> float:
+  """``value`` as a float in (0, 1e9]; ValueError naming it else."""
+  stake = check_positive(_NAME, name, value)
+  if stake > MAX_STAKE:
+    raise ValueError(f"{_NAME}: {name} must be a finite number in (0, "
+                     f"{MAX_STAKE:.0e}]; got {short_repr(value, 60)}.")
+  return stake
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,10 +76,10 @@ class VnmRules(GameRules):
   """The parameters (plain data that state clones share).
 
   Attributes:
-    hands: N, the number of hands, >= 2.
-    ante: A, > 0.
-    bet: B, > 0.
-    raise_size: R, > 0 (used by the raise variant only).
+    hands: N, the number of hands, 2 to 10^7.
+    ante: A, in (0, 1e9].
+    bet: B, in (0, 1e9].
+    raise_size: R, in (0, 1e9] (used by the raise variant only).
     variant: "asymmetric" or "raise".
   """
   hands: int
@@ -78,14 +93,15 @@ class VnmRules(GameRules):
   @classmethod
   def _from_values(cls, values: dict) -> "VnmRules":
     """The checked rules from a dict of every parameter."""
-    if values["variant"] not in VARIANTS:
+    if not isinstance(values["variant"], str) or (
+        values["variant"] not in VARIANTS):
       raise ValueError(f"{_NAME}: variant must be one of {list(VARIANTS)}; "
-                       f"got {values['variant']!r}.")
-    return cls(hands=check_integer(_NAME, "hands", values["hands"], 2),
-               ante=check_positive(_NAME, "ante", values["ante"]),
-               bet=check_positive(_NAME, "bet", values["bet"]),
-               raise_size=check_positive(_NAME, "raise_size",
-                                         values["raise_size"]),
+                       f"got {short_repr(values['variant'], 60)}.")
+    return cls(hands=check_integer(_NAME, "hands", values["hands"], 2,
+                                   MAX_HANDS),
+               ante=_check_stake("ante", values["ante"]),
+               bet=_check_stake("bet", values["bet"]),
+               raise_size=_check_stake("raise_size", values["raise_size"]),
                variant=values["variant"])
 
   @property
@@ -291,5 +307,7 @@ class VnmPokerGame(RulesGame):
 
   # The engine builds the tree from the rules (spiel_ext.engine.native).
   native_tree_builder = "spiel_ext.games.vnm_poker_tree:build_vnm_poker_tree"
+  # For errors about game strings pyspiel cannot read.
+  parameter_ranges = {"hands": f"2..{MAX_HANDS}"}
   game_type, rules_class = _GAME_TYPE, VnmRules
   state_class, observer_class = VnmPokerState, VnmObserver

@@ -19,8 +19,9 @@ import pyspiel
 from spiel_ext.games.common import RulesGame, check_integer, zero_sum_info
 from spiel_ext.games.unknown_env import deferred
 from spiel_ext.games.unknown_env.observer import UnknownEnvObserver
-from spiel_ext.games.unknown_env.params import (DEFAULTS, LOSS, NAME, WIN,
-                                                check_chance_model, game_type)
+from spiel_ext.games.unknown_env.params import (DEFAULTS, LOSS, MAX_ENV_SEED,
+                                                NAME, WIN, check_chance_model,
+                                                game_type)
 
 if TYPE_CHECKING:
   from spiel_ext.engine import GameTree
@@ -198,7 +199,8 @@ class UnknownEnvGame(RulesGame):
 
   Args:
     params: pyspiel's parameter dict: ``game`` (the base game, default
-      ``kuhn_poker()``), ``env_seed`` (an integer >= 0, default 0) and
+      ``kuhn_poker()``), ``env_seed`` (an integer in 0..2^31 - 1, the
+      integers a game string holds; default 0) and
       ``chance`` ("game", the default, or "dirichlet"; see
       :mod:`spiel_ext.games.unknown_env`).
 
@@ -210,12 +212,15 @@ class UnknownEnvGame(RulesGame):
   # The engine builds the tree from the base tree (spiel_ext.engine.native).
   native_tree_builder = (
       "spiel_ext.games.unknown_env.tree:build_unknown_env_tree")
+  # For errors about game strings pyspiel cannot read.
+  parameter_ranges = {"env_seed": f"0..{MAX_ENV_SEED}"}
   state_class, observer_class = UnknownEnvState, UnknownEnvObserver
 
   def __init__(self, params=None):
     values = dict(DEFAULTS)
     values.update(params or {})
-    env_seed = check_integer(NAME, "env_seed", values["env_seed"], 0)
+    env_seed = check_integer(NAME, "env_seed", values["env_seed"], 0,
+                             MAX_ENV_SEED)
     chance = check_chance_model(values["chance"])
     # The engine's names: imported when the first instance is made.
     self.base_tree = deferred.base_tree_for(values["game"])

@@ -18,6 +18,8 @@ __all__ = ["CHANCE_MODELS", "LOSS", "WIN", "check_chance_model", "game_type",
 LOSS, WIN = 0, 1  # Outcomes of the reward chance node (player 0's -1 / +1).
 NAME = "spiel_ext_unknown_env"
 DEFAULTS = {"game": {"name": "kuhn_poker"}, "env_seed": 0, "chance": "game"}
+# The largest env_seed: pyspiel reads a game string's integers as 32-bit.
+MAX_ENV_SEED = 2**31 - 1
 # The hidden chance distribution: the base game's own, or Dirichlet draws.
 CHANCE_MODELS = ("game", "dirichlet")
 
