@@ -147,7 +147,8 @@ def kernel_cache_folder(py_file: str) -> str:
   subfolder = locator_base.get_suitable_cache_subpath(py_file)
   try:
     root, variable = kernel_cache_root()
-  except (OSError, ValueError) as error:
+  except Exception as error:  # pylint: disable=broad-except
+    # A kernel is being defined: an unreadable setting must not stop it.
     root, variable = Path("spiel_ext's cache folder"), "SPIEL_EXT_CACHE_DIR"
     problem = str(error)
   else:
