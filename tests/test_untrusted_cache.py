@@ -362,3 +362,19 @@ def test_check_accepts_compiled_trees(game_string):
   _tree_checks().check_stored_tree(tree.game, tree.arrays(),
                                    tree.infoset_keys)
   assert tree.num_chance_nodes >= 0 and CHANCE == -1
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="giving a file to another user needs root")
+def test_key_file_of_another_user_is_not_used(monkeypatch):
+  compile_game("kuhn_poker", use_cache=False)
+  key_file = cache.key_path()
+  owner = key_file.stat().st_uid
+  os.chown(key_file, owner + 4242, -1)
+  monkeypatch.setattr(cache, "_keys", {})
+  try:
+    with pytest.warns(UserWarning, match=re.escape(str(key_file)) +
+                      rf".*owned by user {owner + 4242}.*not used"):
+      assert compile_game("kuhn_poker", use_cache=False).num_histories == 58
+  finally:
+    os.chown(key_file, owner, -1)

@@ -148,10 +148,26 @@ def _create_key(path: Path) -> None:
       os.link(temporary, path)  # Atomic, and never replaces a key.
     except FileExistsError:
       pass
+    except OSError:  # A file system without hard links.
+      _create_key_in_place(path)
   finally:
     if descriptor is not None:
       os.close(descriptor)
     os.unlink(temporary)
+
+
+def _create_key_in_place(path: Path) -> None:
+  """Writes a new key straight to ``path`` (which must not exist)."""
+  try:
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                         _NOFOLLOW, 0o600)
+  except FileExistsError:
+    return
+  try:
+    os.write(descriptor, secrets.token_bytes(KEY_BYTES))
+    os.fsync(descriptor)
+  finally:
+    os.close(descriptor)
 
 
 def _secret_key() -> bytes | None:
@@ -169,9 +185,12 @@ def _secret_key() -> bytes | None:
     except FileNotFoundError:
       _create_key(path)
       key = _read_key(path)
-  except (RefusedFile, OSError) as error:
+  except RefusedFile as error:
     warnings.warn(f"spiel_ext's tree cache key {path} {error}; the disk "
                   "cache of compiled trees is not used.")
+  except OSError as error:
+    warnings.warn(f"spiel_ext's tree cache key {path} cannot be created "
+                  f"({error}); the disk cache of compiled trees is not used.")
   _keys[path] = key
   return key
 
