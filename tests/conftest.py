@@ -1,7 +1,17 @@
 """Shared fixtures: an isolated tree cache and the games the tests use."""
 
-import numpy as np
-import pytest
+import os
+from pathlib import Path
+
+# The compiled numba kernels are shared between test sessions (and the
+# subprocesses tests start), in the layout of the default kernel folder;
+# the tree cache below stays isolated per session. Set before numba loads.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") /
+    "spiel_ext" / f"numba-{os.getuid()}"))
+
+import numpy as np  # pylint: disable=g-import-not-at-top,wrong-import-position
+import pytest  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 # universal_poker configured as Leduc hold'em (3 ranks, 2 suits, 2 rounds).
 UNIVERSAL_LEDUC = (

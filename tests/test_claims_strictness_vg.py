@@ -80,10 +80,9 @@ def test_vcfr_missing_its_own_leduc5_number_fails_though_baselines_match():
 
 def test_vcfr_within_the_paper_but_not_lowest_fails_the_leduc5_row():
   """The paper's point is VCFR lowest: VCFR 0.05 off the paper but
-  PSRLCFR below it (0.07 off the paper's, within a factor 2) fails."""
+  PSRLCFR below it fails."""
   row = _leduc5_row({"VCFR": PAPER_LEDUC5["VCFR"] + 0.05,
                      "PSRLCFR": PAPER_LEDUC5["VCFR"] - 0.0})
-  # PSRLCFR at -1.230 is 0.25 below its paper value: within 0.30 (2x).
   assert row.verdict == "does not hold"
   assert "ranks 2 of 2 (paper: 1)" in row.ours
 
