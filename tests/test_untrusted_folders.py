@@ -9,6 +9,7 @@ run as a user runs ``run_experiments.py`` where that is what went wrong.
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ import pytest
 
 from spiel_ext.executors import unit_store
 from spiel_ext.executors.units import advance
-from spiel_ext.experiments import EXPERIMENTS, settings_for
+from spiel_ext.experiments import (EXPERIMENTS, settings_for,
+                                   write_reproduction_report)
 from spiel_ext.experiments.spec import build_jobs
 from spiel_ext.files import (LinkRefused, append_text, atomic_write,
                              read_inside)
@@ -62,9 +64,23 @@ def _files_holding(folder: Path, data: bytes) -> list[Path]:
           if path.is_file() and data in path.read_bytes()]
 
 
-def test_the_report_refuses_a_linked_figure(tmp_path):
-  result = _run(*SMALL, f"--output_dir={tmp_path}")
+@pytest.fixture(name="finished", scope="module")
+def _finished(tmp_path_factory) -> Path:
+  """The output folder of a finished SMALL run (copied by each test)."""
+  folder = tmp_path_factory.mktemp("finished") / "results"
+  result = _run(*SMALL, f"--output_dir={folder}")
   assert result.returncode == 0, result.stderr
+  return folder
+
+
+def _copy(finished: Path, tmp_path: Path) -> Path:
+  copy = tmp_path / "results"
+  shutil.copytree(finished, copy, symlinks=True)
+  return copy
+
+
+def test_the_report_refuses_a_linked_figure(tmp_path, finished):
+  tmp_path = _copy(finished, tmp_path)
   secret = tmp_path.parent / f"{tmp_path.name}_secret.png"
   secret.write_bytes(SECRET)
   link = tmp_path / "pref_cfr_kuhn_alpha" / "figures" / "extra.png"
@@ -76,9 +92,8 @@ def test_the_report_refuses_a_linked_figure(tmp_path):
   assert secret.read_bytes() == SECRET
 
 
-def test_the_report_refuses_a_linked_table_folder(tmp_path):
-  result = _run(*SMALL, f"--output_dir={tmp_path}")
-  assert result.returncode == 0, result.stderr
+def test_the_report_refuses_a_linked_table_folder(tmp_path, finished):
+  tmp_path = _copy(finished, tmp_path)
   elsewhere = tmp_path.parent / f"{tmp_path.name}_elsewhere"
   elsewhere.mkdir()
   (elsewhere / "stolen.md").write_bytes(SECRET)
@@ -87,8 +102,8 @@ def test_the_report_refuses_a_linked_table_folder(tmp_path):
     path.unlink()
   tables.rmdir()
   tables.symlink_to(elsewhere, target_is_directory=True)
-  result = _run("--experiment=report", f"--output_dir={tmp_path}")
-  _one_line_error(result, str(tables), "symbolic link")
+  with pytest.raises(LinkRefused, match=re.escape(str(tables))):
+    write_reproduction_report(EXPERIMENTS, tmp_path)
   assert not (tmp_path / "reproduction_files").exists() or not (
       _files_holding(tmp_path / "reproduction_files", SECRET))
 
@@ -157,7 +172,7 @@ ROW = Row("quickstart", "kuhn_poker()", "CFR", "{}", 0, 10, None, 0.5,
                                   "snapshot_final.npz"])
 def test_a_units_linked_file_is_refused(tmp_path, name):
   run = tmp_path / "run"
-  store = UnitStore(run / "units" / "unit", inside=run)
+  store = UnitStore(run / "units" / "unit")
   store.append([ROW])
   store.save_snapshot("final", 10, np.ones(3))
   store.save_checkpoint({"iteration": 10, "solver_seconds": 0.5,
@@ -218,10 +233,9 @@ def test_a_linked_manifest_or_lock_is_refused(tmp_path):
   assert outside.read_text() == '{"units": []}'
 
 
-def test_a_damaged_snapshot_names_the_command_that_repairs_it(tmp_path):
-  output_dir = tmp_path / "results"
-  result = _run(*SMALL, f"--output_dir={output_dir}")
-  assert result.returncode == 0, result.stderr
+def test_a_damaged_snapshot_names_the_command_that_repairs_it(tmp_path,
+                                                              finished):
+  output_dir = _copy(finished, tmp_path)
   (job,) = build_jobs(_settings())
   store = unit_store(output_dir / "pref_cfr_kuhn_alpha", job.unit)
   expected = store.load_snapshot("final")

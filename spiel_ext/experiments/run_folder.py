@@ -102,8 +102,9 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
   resumed (``resume``, same settings only) or refused.
 
   Raises:
-    LinkRefused: resuming a folder whose run files (``RUN_FILES``) include
-      a symbolic link.
+    LinkRefused: one of the run's files or folders (``RUN_FILES``) in
+      ``folder`` is a symbolic link (``overwrite`` deletes such a link,
+      not what it points to).
     ValueError: the folder holds another run, or ``resume`` and
       ``overwrite`` are both given.
   """
@@ -122,8 +123,6 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
         path.unlink()
     logging.warning("--overwrite: deleted the previous run in %s.", folder)
   elif resume:
-    for name in RUN_FILES:
-      check_inside(folder, folder / name)
     stored = _stored_settings_json(folder)
     if stored is None and holds_results(folder):
       raise ValueError(
@@ -142,6 +141,10 @@ def prepare_folder(folder: Path, settings: Settings, resume: bool,
         f"{folder} already holds results of an earlier run; add --resume to "
         "continue it (finished units are kept), --overwrite to delete it and "
         "start over, or choose another --output_dir.")
+  # What the run writes (the summaries' figures and tables too) goes into
+  # the folder itself, never through a link out of it.
+  for name in RUN_FILES:
+    check_inside(folder, folder / name)
   atomic_write(folder / "config.json", settings.as_json(), inside=folder)
 
 
