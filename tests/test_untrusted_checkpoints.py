@@ -18,6 +18,7 @@ from spiel_ext.algorithms.fictitious_play import FictitiousPlaySolver
 from spiel_ext.algorithms.learners import (FSPLearner,
                                            OutcomeSamplingLearner)
 from spiel_ext.algorithms.mmd import MMDSolver
+from spiel_ext.experiments import solvers
 from spiel_ext.games.unknown_env import true_game_string
 
 UNKNOWN_KUHN = true_game_string("kuhn_poker", 0)
@@ -176,3 +177,36 @@ def test_sound_states_still_resume_exactly():
     resumed.iteration()
     np.testing.assert_array_equal(resumed.average_strategy(),
                                   straight.average_strategy())
+
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("wins", -1.0, "wins must hold finite counts >= 0"),
+    ("chance_counts", np.nan, "chance_counts must hold finite counts >= 0"),
+    ("observations", -1, "observations must be >= 0"),
+])
+def test_a_posterior_with_impossible_counts_is_refused(field, value, message):
+  entry = solvers.ALGORITHMS["FSP"]
+  learner = entry.factory(UNKNOWN_KUHN, seed=0, **dict(entry.hyperparameters))
+  learner.iteration()
+  state = learner.state_dict()
+  before = learner.posterior.counts()
+  if field == "observations":
+    state["posterior"][field] = value
+  else:
+    state["posterior"][field] = np.array(state["posterior"][field])
+    state["posterior"][field][1] = value
+  with pytest.raises(ValueError, match=message):
+    learner.load_state_dict(state)
+  after = learner.posterior.counts()
+  assert after["observations"] == before["observations"]
+  np.testing.assert_array_equal(after["wins"], before["wins"])
+
+
+def test_a_replay_buffer_count_below_zero_is_refused():
+  learner = FSPLearner(UNKNOWN_KUHN, seed=1)
+  learner.iteration()
+  state = learner.state_dict()
+  state["stored"] = -1
+  with pytest.raises(ValueError, match="stored must be >= 0"):
+    learner.load_state_dict(state)

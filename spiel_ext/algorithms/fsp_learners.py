@@ -19,7 +19,8 @@ import numba
 import numpy as np
 
 from spiel_ext.algorithms.checks import check_int, check_real
-from spiel_ext.algorithms.contract import config_property, set_field
+from spiel_ext.algorithms.contract import (check_count, config_property,
+                                          set_field)
 from spiel_ext.algorithms.exploration import (DEFAULT_ETA, BonusConfig,
                                               check_eta)
 from spiel_ext.algorithms.learner_base import (LEARNER_ARGS, MAX_BATCH_SIZE,
@@ -242,8 +243,9 @@ class FSPLearner(ModelFreeLearner):
     state["stored"] = self._stored
 
   def _load_state(self, state: dict[str, Any]) -> None:
+    stored = check_count(state, "stored", type(self).__name__)
     super()._load_state(state)
-    self._stored = int(state["stored"])
+    self._stored = stored
 
   def _greedy(self, rows: slice) -> np.ndarray:
     """[rows] the greedy action of Q at ``rows`` (lowest id among ties)."""

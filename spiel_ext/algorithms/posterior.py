@@ -40,6 +40,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from spiel_ext.algorithms.contract import check_count
 from spiel_ext.engine import CHANCE, GameTree
 
 
@@ -352,7 +353,8 @@ class ConjugatePosterior:
       counts: a :meth:`counts` dict.
 
     Raises:
-      ValueError: an array of another shape.
+      ValueError: an array of another shape, or with negative or
+        non-finite counts; observations not a whole number >= 0.
     """
     arrays = {name: np.array(counts[name], dtype=np.float64)
               for name in ("chance_counts", "wins", "losses")}
@@ -360,9 +362,13 @@ class ConjugatePosterior:
       if value.shape != (self.tree.num_histories,):
         raise ValueError(f"{name} must have shape "
                          f"({self.tree.num_histories},); got {value.shape}.")
+      if not (np.isfinite(value).all() and (value >= 0).all()):
+        raise ValueError(f"corrupt posterior: {name} must hold finite counts "
+                         ">= 0.")
+    observations = check_count(counts, "observations", "ConjugatePosterior")
     for name, value in arrays.items():
       setattr(self, name, value)
-    self.observations = int(counts["observations"])
+    self.observations = observations
     self._gain, self._changed = None, []
 
   # ---------------------------------------------------------- model games
