@@ -25,6 +25,7 @@ from spiel_ext.analysis.claims import (MAGNITUDE_FRACTION, Measurement,
 from spiel_ext.analysis.common import final_means
 from spiel_ext.experiments.gxfp.shared import (ALTERNATING, SIMULTANEOUS,
                                                GXFPLabels, hands_of, ran)
+from spiel_ext.files import read_inside
 from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.results.report import Variant
 
@@ -105,7 +106,7 @@ def timing_path(folder: Path) -> Path:
 def read_timing(folder: Path) -> dict[str, float] | None:
   """The timing written after the run, None if missing or unreadable."""
   try:
-    return json.loads(timing_path(folder).read_text())
+    return json.loads(read_inside(folder, timing_path(folder)))
   except (OSError, ValueError):
     return None
 

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 import pandas as pd
 
 from spiel_ext.experiments.league import measures as league
-from spiel_ext.files import atomic_write
+from spiel_ext.files import atomic_write, read_inside
 from spiel_ext.results.figures import save_figure, subplots
 from spiel_ext.results.tables import write_table
 
@@ -247,10 +247,11 @@ def write_which_solver_page(folder: Path, report: Path) -> Path | None:
   for heading, artefact in sections:
     if artefact.path(folder).exists():
       lines += ([f"## {heading}", ""] if heading else []) + [
-          artefact.path(folder).read_text().rstrip("\n"), ""]
+          read_inside(folder, artefact.path(folder)).decode().rstrip("\n"),
+          ""]
   lines += ["## NashConv vs iterations and vs seconds", ""]
   for source in sorted((folder / "figures").glob("*.png")):
-    copy = atomic_write(files / source.name, source.read_bytes())
+    copy = atomic_write(files / source.name, read_inside(folder, source))
     lines += [f"![{source.stem}]({copy.relative_to(page.parent).as_posix()})",
               ""]
   return atomic_write(page, "\n".join(lines))
@@ -259,7 +260,7 @@ def write_which_solver_page(folder: Path, report: Path) -> Path | None:
 def _scale_of(folder: Path) -> str:
   """The scale recorded in the run's config.json ("unknown" if none)."""
   try:
-    return json.loads((folder / "config.json").read_text())["scale"]
+    return json.loads(read_inside(folder, folder / "config.json"))["scale"]
   except (OSError, ValueError, KeyError, TypeError):
     return "unknown"
 
