@@ -18,7 +18,7 @@ import pytest
 from absl import flags
 
 from spiel_ext import cli
-from spiel_ext.engine import clear_compiled_trees, compile_game
+from spiel_ext.engine import admission, clear_compiled_trees, compile_game
 from spiel_ext.engine import load_game
 from spiel_ext.engine.admission import estimate_num_histories
 
@@ -83,14 +83,26 @@ def test_random_walks_miss_the_raise_chains_the_count_sees():
   assert estimate_num_histories(game) < 608_857 / 10
 
 
+@pytest.fixture(name="two_gib")
+def _two_gib(monkeypatch):
+  """2 GiB of available memory: trees up to 1 GiB (8.1e6 histories of two
+  players) are admitted."""
+  monkeypatch.setattr(admission, "_available_memory_bytes", lambda: 2**31)
+  clear_compiled_trees()
+  yield
+  clear_compiled_trees()
+
+
 @pytest.mark.parametrize("game_string,limit", [
-    ("spiel_ext_leduc(max_raises=1000)", None),
-    ("spiel_ext_leduc(max_raises=1000)", 10**6),
-    ("spiel_ext_leduc(max_raises=200,players=3,ranks=4)", 10**7),
+    ("spiel_ext_leduc(max_raises=100)", None),  # 1.46e7 histories.
+    ("spiel_ext_leduc(max_raises=100)", 10**6),
+    ("spiel_ext_leduc(max_raises=100,players=3,ranks=4)", 10**7),
     ("spiel_ext_leduc(players=10,ranks=11)", None),
     ("spiel_ext_bid_leduc(max_bid=100)", None),
 ])
-def test_a_deep_betting_game_is_refused_in_a_second(game_string, limit):
+def test_a_deep_betting_game_is_refused_in_a_second(game_string, limit,
+                                                    two_gib):
+  del two_gib
   start = time.perf_counter()
   with _at_most(20), pytest.raises(ValueError) as refused:
     compile_game(game_string, use_cache=False, max_histories=limit)
@@ -104,10 +116,10 @@ def test_a_deep_betting_game_is_refused_in_a_second(game_string, limit):
 
 def test_a_refusal_names_how_far_above_the_limit_the_game_is():
   """The count goes on past the limit, so the error says the real size
-  (Leduc with 1,000 raises per round: 1.44e9 histories)."""
-  with pytest.raises(ValueError, match=r"at least 1\.44e\+09 histories"):
-    compile_game("spiel_ext_leduc(max_raises=1000)", use_cache=False,
-                 max_histories=10**7)
+  (Leduc with 100 raises per round: 14,562,457 histories)."""
+  with pytest.raises(ValueError, match=r"at least 1\.46e\+07 histories"):
+    compile_game("spiel_ext_leduc(max_raises=100)", use_cache=False,
+                 max_histories=10**6)
 
 
 def test_a_game_within_the_limit_is_still_compiled():
@@ -118,10 +130,10 @@ def test_a_game_within_the_limit_is_still_compiled():
 
 
 @pytest.mark.parametrize("game_string,message", [
-    ("spiel_ext_leduc(max_raises=1001)",
-     "max_raises must be an integer in 0..1000; got 1001"),
+    ("spiel_ext_leduc(max_raises=101)",
+     "max_raises must be an integer in 0..100; got 101"),
     ("spiel_ext_leduc(max_raises=1000000)",
-     "max_raises must be an integer in 0..1000; got 1000000"),
+     "max_raises must be an integer in 0..100; got 1000000"),
     ("spiel_ext_leduc(suits=101)", "suits must be an integer in 1..100"),
     ("spiel_ext_leduc(ante=1000000001)",
      "ante must be an integer in 1..1000000000"),
@@ -161,10 +173,10 @@ def test_bid_leduc_with_a_billion_bids_is_refused_not_out_of_memory():
 
 @pytest.mark.parametrize("game_string,message", [
     ("spiel_ext_leduc(max_raises=2147483648)",
-     "spiel_ext_leduc: max_raises must be an integer in 0..1000; got "
+     "spiel_ext_leduc: max_raises must be an integer in 0..100; got "
      "2147483648"),
     ("spiel_ext_leduc(max_raises=100000000000000000000)",
-     "max_raises must be an integer in 0..1000; got 100000000000000000000"),
+     "max_raises must be an integer in 0..100; got 100000000000000000000"),
     ("kuhn_poker(players=2147483648)",
      "kuhn_poker: players=2147483648 is outside the integers a game string "
      "holds (-2147483648..2147483647)"),
@@ -203,14 +215,14 @@ def _warm():
 @pytest.mark.parametrize("game_string,needle", [
     ("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=1000000000),"
      "env_seed=0)", "max_bid must be an integer in 1..100"),
-    ("spiel_ext_unknown_env(game=spiel_ext_leduc(max_raises=1000),"
+    ("spiel_ext_unknown_env(game=spiel_ext_leduc(max_raises=100),"
      "env_seed=0)", "too large to compile: at least"),
     ("spiel_ext_unknown_env(game=spiel_ext_leduc(max_raises=1000000),"
-     "env_seed=0)", "max_raises must be an integer in 0..1000"),
+     "env_seed=0)", "max_raises must be an integer in 0..100"),
 ])
 def test_the_runner_refuses_a_nested_big_game_in_one_line(game_string, needle,
-                                                          warm):
-  del warm
+                                                          warm, two_gib):
+  del warm, two_gib
   flag_values = _plan("--experiment=vcfr_ablations", f"--games={game_string}",
                       "--iterations=1", "--seeds=1")
   start = time.perf_counter()
@@ -224,11 +236,12 @@ def test_the_runner_refuses_a_nested_big_game_in_one_line(game_string, needle,
 
 
 def test_the_runner_refuses_a_game_too_large_to_compile_in_one_line(tmp_path,
-                                                                   warm):
-  del warm
+                                                                   warm,
+                                                                   two_gib):
+  del warm, two_gib
   flag_values = _plan("--experiment=quickstart", "--iterations=1",
                       "--seeds=1", "--algorithms=CFR",
-                      "--games=spiel_ext_leduc(max_raises=1000)",
+                      "--games=spiel_ext_leduc(max_raises=100)",
                       f"--output_dir={tmp_path / 'out'}", "--quiet")
   start = time.perf_counter()
   with _at_most(20), pytest.raises(SystemExit) as refused:

@@ -39,7 +39,7 @@ _MALFORMED = ["", "1-2", "--", "+", ".", "1.5", "abc", "1e9", " 3", "2 4",
 # past each end).
 _INTEGER_PARAMETERS = {
     "spiel_ext_leduc": {"ranks": (2, 13), "suits": (1, 100),
-                        "ante": (1, 10**9), "max_raises": (0, 1000),
+                        "ante": (1, 10**9), "max_raises": (0, 100),
                         "bet_cap": (0, 10**12), "players": (2, 10)},
     "spiel_ext_bid_leduc": {"max_bid": (1, 100)},
     "spiel_ext_vnm_poker": {"hands": (2, 10**7)},

@@ -488,7 +488,7 @@ def test_unknown_env_states_share_the_instance_not_copy_it():
     ("spiel_ext_leduc(raise_sizes=0 4)", "raise_sizes must be two integers"),
     ("spiel_ext_leduc(raise_sizes=1 2 3)", "raise_sizes must be two integers"),
     ("spiel_ext_leduc(max_raises=-1)",
-     "max_raises must be an integer in 0..1000"),
+     "max_raises must be an integer in 0..100"),
     ("spiel_ext_leduc(bet_cap=-3)",
      "bet_cap must be an integer in 0..1000000000000"),
     ("spiel_ext_leduc(ante=3,bet_cap=2)", "bet_cap must be 0 .* or at least"),

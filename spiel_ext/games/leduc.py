@@ -14,7 +14,7 @@ bet/raise), the same round-ending and showdown rules, hence the same tree
   ante           chips every player puts in first (1 to 10^9).
   raise_sizes    chips a raise adds in round 1 and round 2 ("2 4"; each 1
                  to 10^9).
-  max_raises     raises allowed per round (0 to 1000).
+  max_raises     raises allowed per round (0 to 100).
   bet_cap        0 for none; otherwise a raise is illegal when it would take
                  the raiser's total contribution above the cap (up to
                  10^12).
@@ -72,12 +72,13 @@ _DEFAULTS = {"ranks": 3, "suits": 2, "ante": 1, "raise_sizes": "2 4",
              "fold_always": False, "round2_first": "first"}
 ROUND2_FIRST = ("first", "after_last")
 # Upper bounds of the parameters, checked before anything is built. Chips
-# stay far below 2^53, so that returns are exact floats; a tree with more
-# suits or raises than these would not fit in any memory (1000 raises per
-# round already make 1.4e9 histories).
+# stay far below 2^53, so that returns are exact floats. 100 raises per
+# round make 1.5e7 histories with 2 players (and far more with more), whose
+# betting runs 200 actions deep: the deepest the compiler's walk of the
+# betting (a recursion) is let go.
 MAX_SUITS = 100
 MAX_CHIPS = 10**9
-MAX_RAISES = 1000
+MAX_RAISES = 100
 MAX_BET_CAP = 10**12
 
 _GAME_TYPE = poker_game_type(_NAME, "Parameterized Leduc hold'em (spiel_ext)",
@@ -144,7 +145,7 @@ class LeducRules(GameRules):
     suits: the number of suits, 1 to 100.
     ante: chips every player puts in first (0 when blinds are posted).
     raise_sizes: (round 1, round 2) chips a raise adds.
-    max_raises: raises allowed per round, 0 to 1000.
+    max_raises: raises allowed per round, 0 to 100.
     bet_cap: 0 for no cap, else the most a player's contribution may reach.
     players: 2 to 10.
     blinds: () for antes only, or (small, big) posted by seats 0 and 1.
