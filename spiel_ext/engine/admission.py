@@ -2,16 +2,16 @@
 
 Admission happens once per compile, before anything is built
 (:func:`admit`): the game's type is checked, then its size is forecast and
-a game above the limit is refused, in well under a second. The forecast is
-the count of its histories from its rules where they are known
-(:func:`~.game_sizes.count_histories`: spiel_ext's games and OpenSpiel's
-``leduc_poker``, whose deep raise chains random walks rarely follow), else
-:func:`estimate_num_histories`, random walks (Knuth's estimator). While
-building, the compiler
-counts histories and the memory they take (:class:`SizeLimit`) and stops as
-soon as the limit is passed. A tree that is already compiled (in memory or
-on disk) was admitted when it was built: only a ``max_histories`` the caller
-gives is checked against its known size (:func:`check_compiled_size`).
+a game above the limit is refused. The forecast is the count of its
+histories from its rules where they are known
+(:func:`~.game_sizes.count_histories`, milliseconds: spiel_ext's games and
+OpenSpiel's ``leduc_poker``, whose deep raise chains random walks rarely
+follow), else :func:`estimate_num_histories`, random walks (Knuth's
+estimator). While building, the compiler counts histories and the memory
+they take (:class:`SizeLimit`) and stops as soon as the limit is passed. A
+tree that is already compiled (in memory or on disk) was admitted when it
+was built: only a ``max_histories`` the caller gives is checked against its
+known size (:func:`check_compiled_size`).
 
 The limit is ``max_histories`` when the caller gives one, else half the
 available memory. The peak memory of compiling a tree and solving it is
@@ -21,7 +21,7 @@ players (the walk's buffers, the stored arrays and the working arrays of the
 passes), plus a cost per information set and per infoset and action, and the
 bytes of its key string, which dominate in perfect-information games such as
 tic_tac_toe. Before compiling, only the number of histories is known (the
-estimate), so a game is refused there on its histories alone; the compiler
+forecast), so a game is refused there on its histories alone; the compiler
 adds its infosets and keys as it finds them.
 """
 

@@ -35,8 +35,9 @@ _NESTED_NAME = re.compile(r"=([^=,()]*)\(")
 _UNKNOWN_GAME = re.compile(r"Unknown game '([^']*)'")
 # The source location pyspiel's failed checks start with.
 _SOURCE_LOCATION = re.compile(r"^\S+\.(?:cc|h):\d+\s+")
-# Error messages longer than this are cut.
-_MAX_MESSAGE = 300
+# Error messages longer than this are cut (a refusal of a nested game
+# holds that game's string, its size and the limit).
+_MAX_MESSAGE = 500
 # Serialises the redirection of file descriptor 2.
 _STDERR_LOCK = threading.Lock()
 # Game strings pyspiel has loaded: loading them again cannot fail, so their
