@@ -122,14 +122,19 @@ def _falling(n: int, k: int) -> int:
   return math.prod(range(n - k + 1, n + 1))
 
 
-def leduc_histories(*, players: int, deck_size: int, opening_stake: int,
-                    initial_contribution: list[int], raise_sizes: tuple[int,
-                                                                        int],
-                    max_raises: int, bet_cap: int, fold_always: bool,
-                    round2_after_last: bool,
-                    stop_above: float | None = None) -> int | None:
+def _leduc_histories(*, players: int, deck_size: int, opening_stake: int,
+                     initial_contribution: list[int],
+                     raise_sizes: tuple[int, int], max_raises: int,
+                     bet_cap: int, fold_always: bool, round2_after_last: bool,
+                     stop_above: float | None = None) -> int | None:
   """The histories of Leduc hold'em with these rules (the betting of
-  :mod:`spiel_ext.games.leduc`, which OpenSpiel's ``leduc_poker`` shares).
+  :mod:`spiel_ext.games.leduc`, which OpenSpiel's ``leduc_poker`` shares;
+  the arguments are its rules' attributes).
+
+  A betting situation is (round, the players still in, those who must still
+  match the bet, calls and raises so far, and the stake in round 1 or the
+  raises still allowed in round 2, the seat to act): the subtrees of equal
+  situations are equal, so each is counted once.
 
   Returns:
     The exact count, or None past 100,000 betting situations.
@@ -220,7 +225,7 @@ def _spiel_ext_leduc(game: pyspiel.Game,
   rules = getattr(game, "rules", None)
   if rules is None:
     return None
-  return leduc_histories(
+  return _leduc_histories(
       players=rules.players, deck_size=rules.deck_size,
       opening_stake=rules.opening_stake,
       initial_contribution=rules.initial_contribution(),
@@ -236,15 +241,15 @@ def _openspiel_leduc(game: pyspiel.Game,
   if params.get("suit_isomorphism", False):
     return None
   players = game.num_players()
-  return leduc_histories(
+  return _leduc_histories(
       players=players, deck_size=2 * (players + 1), opening_stake=1,
       initial_contribution=[1] * players, raise_sizes=(2, 4), max_raises=2,
       bet_cap=0, fold_always=False, round2_after_last=False,
       stop_above=stop_above)
 
 
-def bid_leduc_histories(max_bid: int,
-                        stop_above: float | None = None) -> int | None:
+def _bid_leduc_histories(max_bid: int,
+                         stop_above: float | None = None) -> int | None:
   """The histories of ``spiel_ext_bid_leduc(max_bid=k)`` (its rules: see
   :mod:`spiel_ext.games.bid_leduc`); past k = 30, the count of k = 30.
 
@@ -286,7 +291,7 @@ def _spiel_ext_bid_leduc(game: pyspiel.Game,
                          stop_above: float | None) -> int | None:
   rules = getattr(game, "rules", None)
   return (None if rules is None else
-          bid_leduc_histories(rules.max_bid, stop_above))
+          _bid_leduc_histories(rules.max_bid, stop_above))
 
 
 def _spiel_ext_vnm_poker(game: pyspiel.Game,
