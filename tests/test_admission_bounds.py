@@ -49,6 +49,7 @@ def _count(game_string: str) -> int | None:
 
 
 @pytest.mark.parametrize("game_string", [
+    "kuhn_poker", "kuhn_poker(players=4)",
     "leduc_poker", pytest.param("leduc_poker(players=3)",
                                 marks=pytest.mark.slow), "spiel_ext_leduc",
     "spiel_ext_leduc(max_raises=5)", "spiel_ext_leduc(max_raises=0)",

@@ -12,6 +12,7 @@ second, without building a state:
   chain, then each betting round counted over its situations (who is still
   in, who must still match the bet, calls and raises so far, who acts),
   each situation once;
+- OpenSpiel's ``kuhn_poker``: a closed form in its number of players;
 - ``spiel_ext_bid_leduc``: over the two stakes and who acts (past a
   ``max_bid`` of 30 the count of 30 is returned, already above 10^18: the
   tree only grows with ``max_bid``);
@@ -294,6 +295,19 @@ def _spiel_ext_bid_leduc(game: pyspiel.Game,
           _bid_leduc_histories(rules.max_bid, stop_above))
 
 
+def _openspiel_kuhn(game: pyspiel.Game,
+                    stop_above: float | None) -> int | None:
+  del stop_above  # A closed form.
+  players = game.num_players()
+  deck = players + 1
+  # Betting: a chain of passes (players decisions and the terminal after
+  # the last); a bet at any of them is answered by each other player in
+  # turn, call or fold: a full binary tree of 2^players - 1 nodes.
+  betting = players + 1 + players * (2**players - 1)
+  chance = sum(_falling(deck, dealt) for dealt in range(players))
+  return chance + _falling(deck, players) * betting
+
+
 def _spiel_ext_vnm_poker(game: pyspiel.Game,
                          stop_above: float | None) -> int | None:
   del stop_above  # A closed form.
@@ -320,6 +334,7 @@ _COUNTERS: dict[str, Callable[[pyspiel.Game, float | None],
                               int | None]] = {
     "spiel_ext_leduc": _spiel_ext_leduc,
     "leduc_poker": _openspiel_leduc,
+    "kuhn_poker": _openspiel_kuhn,
     "spiel_ext_bid_leduc": _spiel_ext_bid_leduc,
     "spiel_ext_vnm_poker": _spiel_ext_vnm_poker,
     "spiel_ext_unknown_env": _spiel_ext_unknown_env,
