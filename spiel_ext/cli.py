@@ -332,9 +332,11 @@ def run(flag_values) -> None:
                                        flag_values.report_path)
       print(f"report: {path}")
       return
-    _check_output_dir(output_dir)
     executor = make_executor(flag_values.executor, flag_values.workers,
                              flag_values.ray_address)
+    if hasattr(executor, "check"):  # A cluster that does not answer: stop
+      executor.check()              # before the output folder is made.
+    _check_output_dir(output_dir)
     start = time.perf_counter()
     all_outputs = run_experiments(
         [(EXPERIMENTS[name], settings) for name, settings in plans],

@@ -287,3 +287,14 @@ def test_the_report_inside_an_unwritable_output_dir_is_refused(tmp_path,
   flag_values = _plan("--experiment=report", f"--output_dir={results}")
   with pytest.raises(SystemExit, match="--output_dir .* is not writable"):
     cli.run(flag_values)
+
+
+def test_a_nested_base_too_large_is_refused_without_advice_it_cannot_take():
+  """A nested base game cannot be given max_histories: the refusal names
+  the base game and its size, and does not advise passing it."""
+  with pytest.raises(ValueError) as refused:
+    compile_game("spiel_ext_unknown_env(game=spiel_ext_bid_leduc(max_bid=60))")
+  message = str(refused.value)
+  assert message.startswith("spiel_ext_unknown_env: the base game: "
+                            "spiel_ext_bid_leduc(max_bid=60) is too large")
+  assert "max_histories" not in message and "\n" not in message

@@ -105,4 +105,10 @@ def base_tree_for(game: str | dict) -> GameTree:
   if base.num_players() != 2:
     raise ValueError(f"{NAME}: the base game must have two players; {base} "
                      f"has {base.num_players()}.")
-  return compile_game(base)
+  try:
+    return compile_game(base)
+  except ValueError as error:
+    # The size limit's advice names max_histories, which a nested base
+    # game cannot be given.
+    message = str(error).split(" Pass ", 1)[0]
+    raise ValueError(f"{NAME}: the base game: {message}") from None
