@@ -10,6 +10,9 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(
     Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") /
     "spiel_ext" / f"numba-{os.getuid()}"))
 
+import contextlib  # pylint: disable=g-import-not-at-top,wrong-import-position
+import signal  # pylint: disable=g-import-not-at-top,wrong-import-position
+
 import numpy as np  # pylint: disable=g-import-not-at-top,wrong-import-position
 import pytest  # pylint: disable=g-import-not-at-top,wrong-import-position
 
@@ -45,3 +48,21 @@ def pure_strategy(tree, rng: np.random.Generator):
   strategy = np.zeros(tree.infoset_legal.shape)
   strategy[np.arange(tree.num_infosets), scores.argmax(axis=1)] = 1.0
   return strategy
+
+
+@contextlib.contextmanager
+def at_most(seconds: float, what: str = "the block"):
+  """Fails the block (TimeoutError) if it runs longer than ``seconds``, so
+  that a hang is a failure rather than a stuck test run."""
+
+  def stop(signum, frame):
+    del signum, frame
+    raise TimeoutError(f"{what}: still running after {seconds} s")
+
+  previous = signal.signal(signal.SIGALRM, stop)
+  signal.setitimer(signal.ITIMER_REAL, seconds)
+  try:
+    yield
+  finally:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)

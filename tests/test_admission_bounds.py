@@ -7,9 +7,7 @@ unreadable numbers are named; the runner answers each refusal in one line;
 and ``--experiment=report`` reads a folder it cannot write to.
 """
 
-import contextlib
 import os
-import signal
 import stat
 import time
 
@@ -17,28 +15,12 @@ import pyspiel
 import pytest
 from absl import flags
 
+from conftest import at_most
+
 from spiel_ext import cli
 from spiel_ext.engine import admission, clear_compiled_trees, compile_game
 from spiel_ext.engine import load_game
 from spiel_ext.engine.admission import estimate_num_histories
-
-
-@contextlib.contextmanager
-def _at_most(seconds: float):
-  """Fails the block (TimeoutError) if it runs longer than ``seconds``, so
-  that a hang is a failure rather than a stuck test run."""
-
-  def stop(signum, frame):
-    del signum, frame
-    raise TimeoutError(f"still running after {seconds} s")
-
-  previous = signal.signal(signal.SIGALRM, stop)
-  signal.setitimer(signal.ITIMER_REAL, seconds)
-  try:
-    yield
-  finally:
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 def _count(game_string: str) -> int | None:
@@ -105,7 +87,7 @@ def test_a_deep_betting_game_is_refused_in_a_second(game_string, limit,
                                                     two_gib):
   del two_gib
   start = time.perf_counter()
-  with _at_most(20), pytest.raises(ValueError) as refused:
+  with at_most(20), pytest.raises(ValueError) as refused:
     compile_game(game_string, use_cache=False, max_histories=limit)
   assert time.perf_counter() - start < 3
   message = str(refused.value)
@@ -156,7 +138,7 @@ def test_a_game_within_the_limit_is_still_compiled():
 ])
 def test_every_parameter_has_an_upper_bound_checked_at_load(game_string,
                                                             message):
-  with _at_most(20), pytest.raises(ValueError) as refused:
+  with at_most(20), pytest.raises(ValueError) as refused:
     load_game(game_string)
     if message is None:  # Loaded: its size is still forecast at once.
       compile_game(game_string, use_cache=False, max_histories=1000)
@@ -167,7 +149,7 @@ def test_every_parameter_has_an_upper_bound_checked_at_load(game_string,
 
 
 def test_bid_leduc_with_a_billion_bids_is_refused_not_out_of_memory():
-  with _at_most(20), pytest.raises(ValueError, match="max_bid must be an "
+  with at_most(20), pytest.raises(ValueError, match="max_bid must be an "
                                    r"integer in 1\.\.100"):
     compile_game("spiel_ext_bid_leduc(max_bid=1000000000)")
 
@@ -227,7 +209,7 @@ def test_the_runner_refuses_a_nested_big_game_in_one_line(game_string, needle,
   flag_values = _plan("--experiment=vcfr_ablations", f"--games={game_string}",
                       "--iterations=1", "--seeds=1")
   start = time.perf_counter()
-  with _at_most(20), pytest.raises(SystemExit) as refused:
+  with at_most(20), pytest.raises(SystemExit) as refused:
     cli.plan(flag_values)
   assert time.perf_counter() - start < 3
   message = refused.value.code
@@ -245,7 +227,7 @@ def test_the_runner_refuses_a_game_too_large_to_compile_in_one_line(tmp_path,
                       "--games=spiel_ext_leduc(max_raises=100)",
                       f"--output_dir={tmp_path / 'out'}", "--quiet")
   start = time.perf_counter()
-  with _at_most(20), pytest.raises(SystemExit) as refused:
+  with at_most(20), pytest.raises(SystemExit) as refused:
     cli.run(flag_values)
   assert time.perf_counter() - start < 3
   assert "\n" not in refused.value.code

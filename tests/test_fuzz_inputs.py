@@ -9,14 +9,14 @@ of is set to 16 MiB, so that every game either compiles in a moment or is
 refused.
 """
 
-import contextlib
-import signal
 import tempfile
 import time
 
 import numpy as np
 import pytest
 from absl import flags
+
+from conftest import at_most
 
 from spiel_ext import cli
 from spiel_ext.engine import admission, clear_compiled_trees, compile_game
@@ -122,23 +122,6 @@ def _game_string(rng: np.random.Generator, nested_ok: bool = True) -> str:
   return f"{name}({','.join(parameters)})"
 
 
-@contextlib.contextmanager
-def _at_most(seconds: float, what: str):
-  """Fails (TimeoutError) if the block runs longer than ``seconds``."""
-
-  def stop(signum, frame):
-    del signum, frame
-    raise TimeoutError(f"{what}: still running after {seconds} s")
-
-  previous = signal.signal(signal.SIGALRM, stop)
-  signal.setitimer(signal.ITIMER_REAL, seconds)
-  try:
-    yield
-  finally:
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous)
-
-
 def _assert_one_line(message: str, what: str) -> None:
   assert isinstance(message, str) and message.strip(), what
   assert "\n" not in message.strip(), f"{what}: {message}"
@@ -173,7 +156,7 @@ def _load_and_compile(text: str) -> str:
   """'refused' (loading or compiling it refused in one line, in time),
   'too large' (compiling it refused for its size) or 'compiled'."""
   start = time.perf_counter()
-  with _at_most(_HANG_SECONDS, text):
+  with at_most(_HANG_SECONDS, text):
     try:
       game = load_game(text)
     except ValueError as error:
@@ -181,7 +164,7 @@ def _load_and_compile(text: str) -> str:
       assert time.perf_counter() - start < _REFUSAL_SECONDS, text
       return "refused"
   start = time.perf_counter()
-  with _at_most(_HANG_SECONDS, text):
+  with at_most(_HANG_SECONDS, text):
     try:
       compile_game(game, use_cache=False)
     except ValueError as error:
@@ -244,7 +227,7 @@ def test_random_runner_flags_plan_or_are_refused_in_one_line(small_memory):
         assert "--" in str(error) or "flag" in str(error), str(error)
         continue
       start = time.perf_counter()
-      with _at_most(_HANG_SECONDS, " ".join(argv)):
+      with at_most(_HANG_SECONDS, " ".join(argv)):
         try:
           cli.plan(flag_values)
           planned += 1
@@ -272,7 +255,7 @@ def test_the_runner_refuses_games_too_large_in_one_line_in_time(
                          "--seeds=1", "--algorithms=CFR", f"--games={text}",
                          f"--output_dir={tmp_path / 'out'}", "--quiet")
     start = time.perf_counter()
-    with _at_most(_HANG_SECONDS, text), pytest.raises(SystemExit) as error:
+    with at_most(_HANG_SECONDS, text), pytest.raises(SystemExit) as error:
       cli.run(flag_values)
     assert time.perf_counter() - start < _REFUSAL_SECONDS, text
     _assert_one_line(error.value.code, text)

@@ -204,13 +204,15 @@ def check_values(name: str, value: np.ndarray, owner: str = "") -> None:
                        f"{sums[row]!r}, not 1.")
 
 
-def check_array(state: Mapping, name: str, like: np.ndarray) -> np.ndarray:
+def check_array(state: Mapping, name: str, like: np.ndarray,
+                owner: str = "") -> np.ndarray:
   """``state[name]`` checked against the array it replaces.
 
   Args:
     state: a state dict.
     name: the array's key.
     like: the array of the object loading the state.
+    owner: the class name errors start with (none when empty).
 
   Returns:
     ``state[name]`` as an array (not copied).
@@ -220,20 +222,21 @@ def check_array(state: Mapping, name: str, like: np.ndarray) -> np.ndarray:
       non-finite entries, or outside the range of what it holds (see
       ``ARRAY_RANGES``).
   """
+  start = f"{owner}: checkpoint" if owner else "checkpoint"
   if name not in state:
-    raise ValueError(f"checkpoint has no array {name}.")
+    raise ValueError(f"{start} has no array {name}.")
   try:
     value = np.asarray(state[name])
   except (TypeError, ValueError) as error:
-    raise ValueError(f"checkpoint array {name} is corrupt: not an array "
+    raise ValueError(f"{start} array {name} is corrupt: not an array "
                      f"({error}).") from None
   if value.shape != like.shape:
-    raise ValueError(f"checkpoint array {name} is corrupt: shape "
+    raise ValueError(f"{start} array {name} is corrupt: shape "
                      f"{value.shape}, expected {like.shape}.")
   if value.dtype.kind not in "biuf":
-    raise ValueError(f"checkpoint array {name} is corrupt: dtype "
+    raise ValueError(f"{start} array {name} is corrupt: dtype "
                      f"{value.dtype}, not numeric.")
-  check_values(name, value)
+  check_values(name, value, owner)
   return value
 
 

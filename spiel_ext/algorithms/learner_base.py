@@ -23,7 +23,7 @@ import pyspiel
 
 from spiel_ext.algorithms.checks import check_seed
 from spiel_ext.algorithms.contract import (Contract, SolverConfig,
-                                           check_count, check_values,
+                                           check_array, check_count,
                                            set_field)
 from spiel_ext.algorithms.exploration import InformationBonus
 from spiel_ext.algorithms.learner_parts import BonusPlacement
@@ -102,19 +102,8 @@ def checked_array(state: dict[str, Any], name: str, like: np.ndarray,
       non-finite entries or outside the range of what it holds (see
       :data:`spiel_ext.algorithms.contract.ARRAY_RANGES`).
   """
-  if name not in state:
-    raise ValueError(f"{owner}: checkpoint has no array {name}.")
-  try:
-    value = np.asarray(state[name])
-  except (TypeError, ValueError) as error:
-    raise ValueError(f"{owner}: checkpoint array {name} is corrupt: not an "
-                     f"array ({error}).") from None
-  if value.shape != like.shape or value.dtype.kind not in "biuf":
-    raise ValueError(f"{owner} checkpoint array {name} has shape "
-                     f"{value.shape} and dtype {value.dtype}, not "
-                     f"{like.shape} and {like.dtype}.")
-  check_values(name, value, owner)
-  return value.astype(like.dtype, copy=True)
+  return check_array(state, name, like, owner).astype(like.dtype,
+                                                     copy=True)
 
 
 def check_transitions(buffer: np.ndarray, legal: np.ndarray,

@@ -7,15 +7,17 @@ Pref-CFR settings (Fig. 4), and the measures of the claims on them.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from spiel_ext.analysis.claims import Measurement, RunResults, Threshold
+from spiel_ext.analysis.claims import (ClaimSpec, Measurement, RunResults,
+                                       Threshold)
 from spiel_ext.analysis.common import final_means
 from spiel_ext.experiments.pref_cfr.paper_values import (
-    PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
+    PAPER, PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
 from spiel_ext.experiments.pref_cfr.shared import (variant_frame,
                                                    variants_run)
 from spiel_ext.results.report import Variant
@@ -253,6 +255,29 @@ def cfr_exploitability_measurements(results: RunResults, *,
     measurements.append(Measurement(
         ours, (float(values.max()), float(values.mean())), variant.label))
   return measurements
+
+
+def kuhn_exploitability_claim(variants: Sequence[Variant],
+                              evidence) -> ClaimSpec:
+  """The claim of section 5.1 that CFR takes Kuhn's exploitability below
+  PAPER_KUHN_EXPLOITABILITY in PAPER_KUHN_ITERATIONS iterations, judged on
+  ``variants`` (see :func:`cfr_exploitability_measurements`).
+
+  Args:
+    variants: the variants whose CFR is judged.
+    evidence: the claim's evidence (a figure).
+
+  Returns:
+    The claim.
+  """
+  return ClaimSpec(
+      PAPER, "CFR reduces Kuhn poker's exploitability below "
+      f"{PAPER_KUHN_EXPLOITABILITY:g} after {PAPER_KUHN_ITERATIONS:,} "
+      "iterations (section 5.1)",
+      f"< {PAPER_KUHN_EXPLOITABILITY:g} after {PAPER_KUHN_ITERATIONS:,} "
+      "iterations",
+      functools.partial(cfr_exploitability_measurements, variants=variants),
+      exploitability_verdict, evidence)
 
 
 # The (smaller, larger) preference degree pairs of Fig. 4, same action and

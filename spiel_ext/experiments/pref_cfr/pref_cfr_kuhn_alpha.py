@@ -17,10 +17,8 @@ import functools
 from spiel_ext.analysis.claims import ClaimSpec, figure
 from spiel_ext.experiments.pref_cfr.figures import FINAL_ALPHA, summarize_alpha
 from spiel_ext.experiments.pref_cfr.measures_kuhn import (
-    ALPHA_SHARE, alpha_measurements, cfr_exploitability_measurements,
-    exploitability_verdict)
-from spiel_ext.experiments.pref_cfr.paper_values import (
-    PAPER, PAPER_ALPHA_RUNS, PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
+    ALPHA_SHARE, alpha_measurements, kuhn_exploitability_claim)
+from spiel_ext.experiments.pref_cfr.paper_values import PAPER, PAPER_ALPHA_RUNS
 from spiel_ext.experiments.pref_cfr.settings import KUHN_ALPHA_CHOICES
 from spiel_ext.experiments.spec import Experiment, Scale
 from spiel_ext.results.report import PAPER_SETTING, Variant
@@ -52,13 +50,6 @@ PREF_CFR_KUHN_ALPHA = Experiment(
                   "= 0.2 on Kuhn poker (Fig. 3)", PAPER_ALPHA_RUNS,
                   functools.partial(alpha_measurements, variants=VARIANTS),
                   ALPHA_SHARE, FINAL_ALPHA),
-        ClaimSpec(PAPER, "CFR reduces Kuhn poker's exploitability below "
-                  f"{PAPER_KUHN_EXPLOITABILITY:g} after "
-                  f"{PAPER_KUHN_ITERATIONS:,} iterations (section 5.1)",
-                  f"< {PAPER_KUHN_EXPLOITABILITY:g} after "
-                  f"{PAPER_KUHN_ITERATIONS:,} iterations",
-                  functools.partial(cfr_exploitability_measurements,
-                                    variants=VARIANTS),
-                  exploitability_verdict, figure("nash_conv"))),
+        kuhn_exploitability_claim(VARIANTS, figure("nash_conv"))),
     choices=KUHN_ALPHA_CHOICES,
     variants=VARIANTS)

@@ -17,11 +17,10 @@ from spiel_ext.experiments.pref_cfr.figures import (final_values_table,
                                                     kuhn_nash_conv_figure,
                                                     summarize_settings)
 from spiel_ext.experiments.pref_cfr.measures_kuhn import (
-    cfr_exploitability_measurements, convergence_measurement,
-    convergence_verdict, exploitability_verdict, larger_degree_measurement,
-    preference_alpha_measurement, rm_br_measurement)
-from spiel_ext.experiments.pref_cfr.paper_values import (
-    PAPER, PAPER_KUHN_EXPLOITABILITY, PAPER_KUHN_ITERATIONS)
+    convergence_measurement, convergence_verdict, kuhn_exploitability_claim,
+    larger_degree_measurement, preference_alpha_measurement,
+    rm_br_measurement)
+from spiel_ext.experiments.pref_cfr.paper_values import PAPER
 from spiel_ext.experiments.pref_cfr.settings import KUHN_SETTINGS_CHOICES
 from spiel_ext.experiments.pref_cfr.shared import cases_verdict
 from spiel_ext.experiments.spec import Experiment, Scale
@@ -61,14 +60,7 @@ def _claims(variant: Variant) -> tuple[ClaimSpec, ...]:
                 "(section 5.1, Fig. 4)", "qualitative (\"greater preference "
                 "degree settings resulting in more pronounced deviations\")",
                 measure(larger_degree_measurement), cases_verdict, evidence),
-      ClaimSpec(PAPER, "CFR reduces Kuhn poker's exploitability below "
-                f"{PAPER_KUHN_EXPLOITABILITY:g} after "
-                f"{PAPER_KUHN_ITERATIONS:,} iterations (section 5.1)",
-                f"< {PAPER_KUHN_EXPLOITABILITY:g} after "
-                f"{PAPER_KUHN_ITERATIONS:,} iterations",
-                functools.partial(cfr_exploitability_measurements,
-                                  variants=(variant,)),
-                exploitability_verdict, kuhn_nash_conv_figure(variant)))
+      kuhn_exploitability_claim((variant,), kuhn_nash_conv_figure(variant)))
 
 
 PREF_CFR_KUHN_SETTINGS_EXPERIMENT = Experiment(
