@@ -79,8 +79,13 @@ def test_report_gives_each_verdict_its_setting(tmp_path):
   assert "| choice | paper text | authors' code |" in section
   assert "| CFR update schedule | not stated |" in section
   rows = [line for line in section.splitlines()
-          if line.startswith("| Pref-CFR")]
+          if line.startswith("| Pref-CFR") and "alpha = 0.2" in line]
   settings = [row.split(" | ")[2] for row in rows]
   assert settings == [v.label for v in experiment.variants]
   assert settings[0] == "paper setting"
   assert "moves the share by" in rows[1]
+  # The exploitability claim has a row per variant too, named the same.
+  exploitability = [line.split(" | ")[2] for line in section.splitlines()
+                    if line.startswith("| Pref-CFR") and
+                    "exploitability below" in line]
+  assert exploitability == settings
