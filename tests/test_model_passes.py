@@ -267,3 +267,22 @@ def test_the_bonus_normalisation_kernels_are_numpys():
     model_kernels.shift_utility_scaled(ours, indices, gain, 0.3, zero_sum)
     model_kernels.shift_utility(theirs, indices, 0.3 * gain, zero_sum)
     np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("num_actions", [2, 3, 4, 9])
+def test_the_average_strategy_kernel_is_the_numpy_normalisation(num_actions):
+  """Rows over their numpy sums (8 accumulators past 8 actions), uniform
+  where nothing accumulated: the bits of the numpy expression."""
+  rng = np.random.default_rng(num_actions)
+  legal = rng.random((3000, num_actions)) < 0.8
+  legal[:, 0] = True
+  counts = legal.sum(axis=1).astype(np.int32)
+  numerator = np.where(legal, rng.random(legal.shape) * rng.choice(
+      [1e-9, 1.0, 1e9], size=legal.shape), 0.0)
+  numerator[rng.random(3000) < 0.1] = 0.0
+  totals = numerator.sum(axis=1, keepdims=True)
+  with np.errstate(invalid="ignore", divide="ignore"):
+    expected = np.where(totals > 0, numerator / totals,
+                        legal / counts[:, None])
+  np.testing.assert_array_equal(
+      model_kernels.normalised_rows(numerator, legal, counts), expected)

@@ -27,6 +27,7 @@ from spiel_ext.algorithms.contract import (Contract, SolverConfig,
                                            set_field)
 from spiel_ext.algorithms.exploration import InformationBonus
 from spiel_ext.algorithms.learner_parts import BonusPlacement
+from spiel_ext.algorithms.model_kernels import normalised_rows
 from spiel_ext.engine import compile_game, load_game
 from spiel_ext.games.unknown_env import Environment
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
@@ -234,13 +235,8 @@ class EpisodeLearner(Contract):
     Returns:
       A new [rules infosets, actions] array.
     """
-    totals = self.cumulative_policy.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-      average = self.cumulative_policy / totals
-    empty = ~(totals > 0)
-    if empty.any():
-      return np.where(empty, self.rules.uniform_policy(), average)
-    return average
+    return normalised_rows(self.cumulative_policy, self.rules.infoset_legal,
+                           self.rules.infoset_num_actions)
 
   def current_strategy(self) -> np.ndarray:
     """[rules infosets, actions]: the strategy the learner plays now (each

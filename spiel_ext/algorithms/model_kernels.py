@@ -21,7 +21,7 @@ import numpy as np
 from spiel_ext.engine.passes import numpy_sum
 
 __all__ = ["add_to_average_model", "average_model_game", "gathered_median",
-           "median", "scaled_by_mean", "shift_utility",
+           "median", "normalised_rows", "scaled_by_mean", "shift_utility",
            "shift_utility_scaled", "utility_difference"]
 
 
@@ -197,3 +197,32 @@ def utility_difference(draw_reach, draw_utility, average_reach,
       target[h, j] = (draw_reach[h] * draw_utility[h, j] -
                       average_reach[h] * average_utility[h, j])
   return target
+
+
+@numba.njit(cache=True)
+def normalised_rows(numerator, legal, num_actions):
+  """A learner's average strategy: each row of ``numerator`` over its sum
+  (numpy's ``numerator.sum(axis=1)``, in numpy's order of additions), and
+  the uniform strategy ``legal / num_actions`` on the rows whose sum is not
+  above 0.
+
+  Args:
+    numerator: [infosets, actions] float64 cumulative policy.
+    legal: [infosets, actions] bool legal-action mask.
+    num_actions: [infosets] the number of legal actions.
+
+  Returns:
+    A new [infosets, actions] array.
+  """
+  rows, columns = numerator.shape
+  average = np.empty((rows, columns))
+  for row in range(rows):
+    total = numpy_sum(numerator[row])
+    if total > 0:
+      for column in range(columns):
+        average[row, column] = numerator[row, column] / total
+    else:
+      for column in range(columns):
+        average[row, column] = (1.0 if legal[row, column] else 0.0) / (
+            num_actions[row])
+  return average
