@@ -133,16 +133,15 @@ def threshold_table(settings: Settings, folder: Path,
   return pd.DataFrame(records)
 
 
-def bet_gap(snapshots: dict[str, list[np.ndarray]], game: str, plain: str,
-            perturbed: str) -> float:
+def bet_gap(game: str, plain: list[np.ndarray],
+            perturbed: list[np.ndarray]) -> float:
   """Mean |P(bet) unperturbed - P(bet) perturbed| over hands and seeds, as
-  drawn (the perturbed strategy as played); NaN if either did not run."""
-  if plain not in snapshots or perturbed not in snapshots:
-    return float("nan")
+  drawn (the perturbed strategy as played), from each run's final
+  strategies by seed."""
   return float(np.mean([
       np.abs(sequences(game, a)["P1"]["bet"] -
              sequences(game, b)["P1"]["bet"]).mean()
-      for a, b in zip(snapshots[plain], snapshots[perturbed])]))
+      for a, b in zip(plain, perturbed)]))
 
 
 def drift_verdict(shares: tuple[float, float]) -> str:
@@ -203,14 +202,11 @@ def p2_mixing(results: RunResults, *, variant: Variant,
 def p1_bet_gap(results: RunResults, *, variant: Variant,
                labels: GXFPLabels) -> Measurement | None:
   """Mean |P(bet) unperturbed - perturbed| at the largest N."""
-  case = _case(results, variant, labels)
+  case = _bottom_case(results, variant, labels)
   if case is None:
     return None
-  _, largest, plain, perturbed = case
-  game = next(game for game in results.settings.games
-              if hands_of(game) == largest)
-  gap = bet_gap(final_snapshots(results.settings, results.folder, game),
-                game, plain, perturbed)
+  game, largest, plain, perturbed = case
+  gap = bet_gap(game, plain, perturbed)
   if not np.isfinite(gap):
     return None
   return Measurement(
