@@ -15,9 +15,8 @@ bet/raise), the same round-ending and showdown rules, hence the same tree
   raise_sizes    chips a raise adds in round 1 and round 2 ("2 4"; each 1
                  to 10^9).
   max_raises     raises allowed per round (0 to 100).
-  bet_cap        0 for none; otherwise a raise is illegal when it would take
-                 the raiser's total contribution above the cap (up to
-                 10^12).
+  bet_cap        0 for none (up to 10^12); otherwise a raise is illegal
+                 when it would take the raiser's contribution above it.
   players        2 to 10 (OpenSpiel's 3-player Leduc is players=3,ranks=4).
   blinds         "" (antes only, the default) or "small big" chips posted
                  by seats 0 and 1 instead of antes (``ante`` is then
