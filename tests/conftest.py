@@ -66,3 +66,15 @@ def at_most(seconds: float, what: str = "the block"):
   finally:
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGALRM, previous)
+
+
+def one_line_error(result, *needles):
+  """Asserts that a finished CLI subprocess failed with one error line (no
+  traceback) holding every needle."""
+  assert result.returncode != 0, result.stdout + result.stderr
+  assert "Traceback" not in result.stderr, result.stderr
+  errors = [line for line in result.stderr.splitlines()
+            if "error" in line.lower()]
+  assert errors, result.stderr
+  for needle in needles:
+    assert needle in errors[-1], result.stderr

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import spiel_ext
+from conftest import one_line_error
 from spiel_ext.experiments import EXPERIMENTS, settings_for
 from spiel_ext.experiments.spec import build_jobs
 from spiel_ext.files import OutputError, atomic_write
@@ -41,16 +42,6 @@ def _run(*flags, check=True, quiet=True, env=None):
   if check and result.returncode != 0:
     raise AssertionError(result.stdout + result.stderr)
   return result
-
-
-def _one_line_error(result, *needles):
-  assert result.returncode != 0
-  assert "Traceback" not in result.stderr, result.stderr
-  errors = [line for line in result.stderr.splitlines()
-            if "error" in line.lower()]
-  assert errors, result.stderr
-  for needle in needles:
-    assert needle in errors[-1], result.stderr
 
 
 def _rows(folder):
@@ -100,7 +91,7 @@ def test_a_second_runner_is_refused_and_the_first_completes_exactly(
     os.kill(first.pid, signal.SIGCONT)
   _, stderr = first.communicate(timeout=600)
   assert first.returncode == 0, stderr
-  _one_line_error(second, "is being written by", f"pid {first.pid}",
+  one_line_error(second, "is being written by", f"pid {first.pid}",
                   "--output_dir")
   _run(*SMALL, "--iterations=3000", f"--output_dir={tmp_path / 'alone'}")
   shared = _rows(folder / "quickstart")
@@ -183,10 +174,10 @@ def test_a_rerun_without_flags_is_refused_and_keeps_the_results(tmp_path):
   _run(*flags)
   before = _files(tmp_path)
   result = _run(*flags, check=False)
-  _one_line_error(result, "already holds results", "--resume", "--overwrite")
+  one_line_error(result, "already holds results", "--resume", "--overwrite")
   assert _files(tmp_path) == before
   both = _run(*flags, "--resume", "--overwrite", check=False)
-  _one_line_error(both, "--resume and --overwrite")
+  one_line_error(both, "--resume and --overwrite")
   assert _files(tmp_path) == before
 
 
@@ -209,7 +200,7 @@ def test_a_refused_value_with_overwrite_keeps_the_old_run(tmp_path):
   result = _run("--experiment=quickstart", "--games=leduc_poker(players=10)",
                 "--algorithms=CFR", f"--output_dir={tmp_path}", "--overwrite",
                 check=False)
-  _one_line_error(result, "too large to compile")
+  one_line_error(result, "too large to compile")
   assert _files(tmp_path) == before
 
 
@@ -227,7 +218,7 @@ def test_a_missing_or_wrong_config_falls_back_to_the_manifest(tmp_path):
     pd.testing.assert_frame_equal(before, _rows(tmp_path / "quickstart"))
   config.write_text("[1]")
   (tmp_path / "quickstart" / "manifest.json").unlink()
-  _one_line_error(_run(*flags, "--resume", check=False), str(config))
+  one_line_error(_run(*flags, "--resume", check=False), str(config))
   # The report names the damage in that experiment's section.
   other = tmp_path / "other"
   _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=1",
@@ -286,7 +277,7 @@ def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
   config.write_text(config.read_text()[:25])
   (folder / "manifest.json").write_text("{\"units\": [")
   result = _run(*flags, "--resume", check=False)
-  _one_line_error(result, str(config), "damaged", "--overwrite")
+  one_line_error(result, str(config), "damaged", "--overwrite")
 
 
 # ------------------------------------------------ the report
@@ -412,7 +403,7 @@ def test_the_runner_on_a_full_disk(tmp_path):
   """)
   result = subprocess.run([sys.executable, "-c", script], capture_output=True,
                           text=True, cwd=ROOT, timeout=600)
-  _one_line_error(result, "cannot write", str(tmp_path / "quickstart"),
+  one_line_error(result, "cannot write", str(tmp_path / "quickstart"),
                   "No space left on device")
   assert not list(tmp_path.rglob("*.tmp"))
 
@@ -427,7 +418,7 @@ def test_a_file_where_a_unit_folder_goes(tmp_path):
   victim.write_text("in the way")
   result = _run(*SMALL, "--iterations=10", f"--output_dir={tmp_path}",
                 "--resume", check=False)
-  _one_line_error(result, "cannot write", victim.name)
+  one_line_error(result, "cannot write", victim.name)
   assert not list(tmp_path.rglob("*.tmp"))
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import one_line_error
 from spiel_ext.executors import unit_store
 from spiel_ext.executors.units import advance
 from spiel_ext.experiments import (EXPERIMENTS, settings_for,
@@ -41,16 +42,6 @@ SECRET = b"a file outside the results folder\n"
 def _run(*flags, cwd=ROOT):
   return subprocess.run([sys.executable, RUNNER, "--quiet", *flags],
                         capture_output=True, text=True, cwd=cwd, timeout=600)
-
-
-def _one_line_error(result, *needles):
-  assert result.returncode != 0, result.stdout + result.stderr
-  assert "Traceback" not in result.stderr, result.stderr
-  errors = [line for line in result.stderr.splitlines()
-            if "error" in line.lower()]
-  assert errors, result.stderr
-  for needle in needles:
-    assert needle in errors[-1], result.stderr
 
 
 def _settings():
@@ -86,7 +77,7 @@ def test_the_report_refuses_a_linked_figure(tmp_path, finished):
   link = tmp_path / "pref_cfr_kuhn_alpha" / "figures" / "extra.png"
   link.symlink_to(secret)
   result = _run("--experiment=report", f"--output_dir={tmp_path}")
-  _one_line_error(result, str(link), "symbolic link")
+  one_line_error(result, str(link), "symbolic link")
   assert [path for path in _files_holding(tmp_path, SECRET)
           if not path.is_symlink()] == []
   assert secret.read_bytes() == SECRET
@@ -147,7 +138,7 @@ def test_resume_refuses_a_linked_rows_file(tmp_path):
   store.rows_path.unlink()
   store.rows_path.symlink_to(outside)
   result = _run(*SMALL, f"--output_dir={tmp_path}", "--resume")
-  _one_line_error(result, str(store.rows_path), "symbolic link")
+  one_line_error(result, str(store.rows_path), "symbolic link")
   assert outside.read_bytes() == before
   assert store.rows_path.is_symlink()
 
@@ -159,7 +150,7 @@ def test_a_linked_unit_folder_is_neither_read_nor_written(tmp_path):
   store.folder.symlink_to(elsewhere, target_is_directory=True)
   before = {path.name: path.read_bytes() for path in elsewhere.iterdir()}
   result = _run(*SMALL, f"--output_dir={tmp_path}", "--resume")
-  _one_line_error(result, str(store.folder), "symbolic link")
+  one_line_error(result, str(store.folder), "symbolic link")
   assert before == {path.name: path.read_bytes()
                     for path in elsewhere.iterdir()}
 
