@@ -303,9 +303,24 @@ def check_compiled_size(game: pyspiel.Game, num_histories: int,
     raise _too_large(game, num_histories, "it has", max_histories, 0.0)
 
 
+class GameTooLarge(ValueError):
+  """A game above the size limit. ``size`` is the message without its
+  advice (for a game whose caller cannot pass ``max_histories``, such as a
+  nested base game).
+
+  Args:
+    size: what is too large, and the limit.
+    advice: what the caller can do.
+  """
+
+  def __init__(self, size: str, advice: str):
+    super().__init__(f"{size} {advice}")
+    self.size = size
+
+
 def _too_large(game: pyspiel.Game, num_histories: float, how: str,
                max_histories: int | None, max_bytes: float,
-               num_infosets: int = 0, key_bytes: int = 0) -> ValueError:
+               num_infosets: int = 0, key_bytes: int = 0) -> GameTooLarge:
   """The error for a game above the limit, with its size."""
   # Counts from a game's rules are ints, possibly beyond the floats.
   num_histories = float(min(num_histories, 1e300))
@@ -318,6 +333,6 @@ def _too_large(game: pyspiel.Game, num_histories: float, how: str,
     limit = f"half the available memory ({max_bytes / 2**30:.3g} GiB)"
     advice = ("Pass max_histories=<count> to compile it anyway if the "
               "machine has the memory.")
-  return ValueError(
+  return GameTooLarge(
       f"{game} is too large to compile: {how} {num_histories:.3g} "
-      f"histories, about {gib:.3g} GiB, above {limit}. {advice}")
+      f"histories, about {gib:.3g} GiB, above {limit}.", advice)

@@ -18,6 +18,7 @@ import pyspiel
 
 from spiel_ext.engine import (CHANCE, TERMINAL, GameTree, compile_game,
                               load_game)
+from spiel_ext.engine.admission import GameTooLarge
 from spiel_ext.games.unknown_env.params import NAME, check_chance_model
 
 __all__ = ["HiddenParameters", "base_tree_for"]
@@ -107,8 +108,6 @@ def base_tree_for(game: str | dict) -> GameTree:
                      f"has {base.num_players()}.")
   try:
     return compile_game(base)
-  except ValueError as error:
-    # The size limit's advice names max_histories, which a nested base
-    # game cannot be given.
-    message = str(error).split(" Pass ", 1)[0]
-    raise ValueError(f"{NAME}: the base game: {message}") from None
+  except GameTooLarge as error:  # Without the advice to pass max_histories,
+    # which a nested base game cannot be given.
+    raise ValueError(f"{NAME}: the base game: {error.size}") from None
