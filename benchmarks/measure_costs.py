@@ -19,7 +19,8 @@ it instead), keeping what was measured at the other scale:
   and weighs its progress.
 
 With ``--from_existing`` it reads a finished run in ``--output_dir``
-instead of running one (its wall time then is the manifest's).
+instead of running one (its wall time then is the manifest's; for a run
+that was resumed, its units' seconds over the workers).
 """
 
 import datetime
@@ -82,9 +83,13 @@ def _run(names: list[str], scale: str, workers: int, output_dir: str) -> float:
   return time.perf_counter() - start
 
 
-def _manifest_wall_seconds(folder: Path) -> float:
-  session = json.loads((folder / "manifest.json").read_text())["sessions"][-1]
-  start, end = (datetime.datetime.fromisoformat(session[key])
+def _manifest_wall_seconds(folder: Path) -> float | None:
+  """The run's wall time, or None when it was resumed or never finished
+  (its last session then covers only part of the work)."""
+  sessions = json.loads((folder / "manifest.json").read_text())["sessions"]
+  if len(sessions) != 1 or not sessions[0].get("finished_utc"):
+    return None
+  start, end = (datetime.datetime.fromisoformat(sessions[0][key])
                 for key in ("started_utc", "finished_utc"))
   return (end - start).total_seconds()
 
@@ -146,7 +151,8 @@ def main(argv):
   scale, workers = _SCALE.value, _WORKERS.value
   output_dir = Path(_OUTPUT_DIR.value)
   if _FROM_EXISTING.value:
-    wall = max(_manifest_wall_seconds(output_dir / name) for name in names)
+    walls = [_manifest_wall_seconds(output_dir / name) for name in names]
+    wall = None if None in walls else max(walls)
   else:
     wall = _run(names, scale, workers, str(output_dir))
   experiment_seconds = {name: dict(scales) for name, scales in
@@ -163,8 +169,12 @@ def main(argv):
       pooled[key] += totals[key]
     print(f"{name:<24} units {totals['solver_seconds'] + totals['evaluation_seconds']:9.1f} s, "
           f"evaluating {totals['evaluation_share']:6.1%}")
+  spent = sum(pooled.values())
+  if wall is None:
+    # A resumed run: its units' seconds over the workers, as one pool would
+    # take them.
+    wall = spent / workers
   if sorted(names) == sorted(REPRODUCTION):
-    spent = sum(pooled.values())
     experiment_seconds.setdefault("all", {})[scale] = dict(
         pooled, workers=workers, wall_seconds=wall,
         evaluation_share=pooled["evaluation_seconds"] / spent)
