@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -19,8 +20,10 @@ from spiel_ext.experiments.run_folder import stored_settings
 from spiel_ext.experiments.runner import command_for
 from spiel_ext.files import LinkRefused, atomic_write, read_inside
 from spiel_ext.results.claims import RunResults, judge
-from spiel_ext.results.manifest import describe_session, read_manifest
-from spiel_ext.results.report import Claim, settings_table, write_report
+from spiel_ext.results.findings import findings_page
+from spiel_ext.results.manifest import read_manifest
+from spiel_ext.results.report import (Claim, pages_folder, settings_table,
+                                      write_report)
 
 
 def claim_rows(claims: Sequence[ClaimSpec], experiment: str,
@@ -37,8 +40,8 @@ def claim_rows(claims: Sequence[ClaimSpec], experiment: str,
 def report_section(name: str, experiment: Experiment, folder: Path,
                    report: Path) -> dict[str, Any]:
   """One experiment's section of the report from its run in ``folder``;
-  the figures and markdown tables it cites are copied next to the report
-  (``<report>_files/<experiment>/``).
+  the figures and markdown tables it cites are copied next to the report's
+  paper pages (``<report stem>/files/<experiment>/``).
 
   Raises:
     LinkRefused: a file the section reads in ``folder`` is, or is reached
@@ -66,17 +69,21 @@ def report_section(name: str, experiment: Experiment, folder: Path,
     return {"scale": "no", "claims": [], "problem": (
         f"its claims could not be read from {folder}: "
         f"{type(error).__name__}: {error}")}
-  files = report.parent / f"{report.stem}_files"
+  pages = pages_folder(report)
+  files = pages / "files"
   outputs = []
   for source, data in sources:
     target = atomic_write(files / name / source.relative_to(folder), data)
-    outputs.append(str(target.relative_to(report.parent)))
+    outputs.append(target.relative_to(pages).as_posix())
   claims = [dataclasses.replace(claim, evidence=f"{files.name}/{claim.evidence}")
             for claim in claims]
   sessions = (manifest or {}).get("sessions") or frame.attrs.get(
       "provenance", [])
+  written = datetime.fromtimestamp(
+      (folder / "results.parquet").stat().st_mtime, timezone.utc)
   return {"scale": settings.scale, "claims": claims, "outputs": outputs,
-          "sessions": [describe_session(session) for session in sessions],
+          "sessions": list(sessions),
+          "last_written": written.isoformat(timespec="seconds"),
           "settings": settings_table(experiment.choices, experiment.variants)}
 
 
@@ -84,11 +91,14 @@ def write_reproduction_report(experiments: dict[str, Experiment],
                               output_dir: str | Path,
                               path: str | Path | None = None) -> Path:
   """The reproduction report from every experiment's results in
-  ``output_dir``, written to ``path`` (default
-  ``<output_dir>/reproduction.md``). A section whose experiment has no
-  results in ``output_dir`` keeps what the report at ``path`` said, if that
-  had results. The experiments' pages (``Experiment.pages``, such as the
-  solver league's ``which-solver.md``) are written next to it."""
+  ``output_dir``: its index page at ``path`` (default
+  ``<output_dir>/reproduction.md``), one page per paper in the folder named
+  after it (``reproduction/bufp.md``, with the evidence under
+  ``reproduction/files/``) and "What reproduces" (``findings.md``) next to
+  it. A section whose experiment has no results in ``output_dir`` keeps
+  what its page said, if that had results. The experiments' pages
+  (``Experiment.pages``, such as the solver league's ``which-solver.md``)
+  are written next to the index."""
   path = Path(output_dir) / "reproduction.md" if path is None else Path(path)
   sections = {name: report_section(name, experiment, Path(output_dir) / name,
                                    path)
@@ -97,7 +107,7 @@ def write_reproduction_report(experiments: dict[str, Experiment],
   for name, experiment in experiments.items():
     for write_page in experiment.pages:
       write_page(Path(output_dir) / name, path)
-  return write_report(path, sections, preamble=(
+  return write_report(path, sections, findings=findings_page, preamble=(
       "Verdicts compare each paper statement with our numbers at the scale "
       "shown; quick-scale runs use fewer iterations and seeds than the "
       "papers. Each verdict names the setting it was judged on: the paper "
@@ -106,5 +116,5 @@ def write_reproduction_report(experiments: dict[str, Experiment],
       "paper setting) or one of our ablations, whose row says how far it "
       "moves the result. An experiment's settings table lists every choice "
       "that can change a number. Evidence links point to copies of the "
-      "figures and tables next to this report. Under each heading, the runs "
-      "the results come from: versions, commit, host, times and command."))
+      "figures and tables next to these pages. Each experiment opens with the "
+      "runs its results come from: versions, commits, command and times."))

@@ -1,16 +1,26 @@
 """The reproduction report: each paper claim beside what our results show.
 
 Experiments state their claims as :class:`Claim` rows computed from the
-results table; :func:`write_report` collects them into a markdown page with
-the paper's number, ours, a verdict, the figure or table and the command
-that regenerates it.
+results table; :func:`write_report` writes them as one markdown page per
+paper (a compact row per claim: the claim, the paper's number, ours and a
+verdict badge, grouped under the figure or table they cite, with the
+setting, evidence and command in a collapsible block), an index page
+linking them and a "What reproduces" page
+(:mod:`spiel_ext.results.findings`). Each experiment's section opens with
+its provenance: package versions, the commits the results were computed
+from (saying plainly when a checkout had uncommitted changes), the command
+with its output folder written as ``<results>``, and the first start and
+last end of its sessions.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import html
+import re
+from datetime import datetime
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from spiel_ext.files import atomic_write
 
@@ -137,24 +147,198 @@ def settings_table(choices: Sequence[Choice],
   return lines
 
 
+
 NO_RESULTS = "No results yet"
 KEPT_NOTE = "> Kept from the previous report; the results now on disk are unreadable"
+RESULTS_PLACEHOLDER = "<results>"
+
+# The report's pages: an experiment goes on the page of the first prefix its
+# name starts with (any other experiment gets a page of its own).
+PAGES: tuple[tuple[str, str], ...] = (
+    ("bufp", "BUFP"), ("gxfp", "GXFP"), ("pref_cfr", "Pref-CFR"),
+    ("vcfr", "VCFR"), ("solver_league", "Solver league"))
+
+_BADGE_COLOURS = {"holds": "#2e7d32", "holds partly": "#a15c00",
+                  "does not hold": "#c62828", "not run": "#616161"}
+_BADGE = re.compile(r'class="verdict verdict-([a-z-]+)" title="([^"]*)"')
 
 
-def previous_sections(path: Path) -> dict[str, str]:
-  """{experiment: its section's text} of the report at ``path``, if any."""
+def page_of(experiment: str) -> str:
+  """The slug of the report page that holds ``experiment``'s section."""
+  for prefix, _ in PAGES:
+    if experiment == prefix or experiment.startswith(prefix + "_"):
+      return prefix
+  return experiment
+
+
+def page_title(page: str) -> str:
+  """A page's short title ("Pref-CFR" for "pref_cfr")."""
+  return dict(PAGES).get(page, page)
+
+
+def pages_folder(report: Path) -> Path:
+  """The folder of the paper pages of the report at ``report``
+  (``reproduction.md`` -> ``reproduction/``)."""
+  return report.parent / report.stem
+
+
+def verdict_badge(verdict: str, setting: str = "") -> str:
+  """An inline HTML badge for ``verdict``, coloured by the verdict (the
+  colour is inline, so no stylesheet is needed), its title the setting the
+  verdict was judged on."""
+  if verdict not in VERDICTS:
+    raise ValueError(f"verdict must be one of {VERDICTS}; got {verdict!r}.")
+  slug = verdict.replace(" ", "-")
+  return (f'<span class="verdict verdict-{slug}" '
+          f'title="{html.escape(setting or "ours")}" style="background:'
+          f'{_BADGE_COLOURS[verdict]};color:#fff;padding:0 .4em;'
+          f'border-radius:.2em;white-space:nowrap">{verdict}</span>')
+
+
+def badges_in(text: str) -> list[tuple[str, str]]:
+  """The (verdict, setting) of every badge in a page's ``text``."""
+  return [(verdict.replace("-", " "), html.unescape(setting))
+          for verdict, setting in _BADGE.findall(text)]
+
+
+def details(summary: str, lines: Sequence[str], open_: bool = False) -> list[str]:
+  """Markdown ``lines`` in a collapsible block (HTML ``<details>`` whose
+  markdown body the ``md_in_html`` extension renders)."""
+  return ([f'<details markdown="1"{" open" if open_ else ""}>',
+           f"<summary>{html.escape(summary)}</summary>", ""] + list(lines) +
+          ["", "</details>", ""])
+
+
+def relative_command(command: str) -> str:
+  """``command`` as ``spiel-ext --flag=... `` with no machine path: the
+  program becomes ``spiel-ext``, ``--output_dir`` becomes ``<results>``,
+  ``--report_path`` and any other absolute path their file name."""
+  words = command.split()
+  while words and not words[0].startswith("--"):
+    words.pop(0)
+  out = ["spiel-ext"]
+  replace_next = None
+  for word in words:
+    if replace_next is not None:
+      out.append(replace_next(word))
+      replace_next = None
+      continue
+    name, equals, value = word.partition("=")
+    if name == "--output_dir":
+      if equals:
+        out.append(f"--output_dir={RESULTS_PLACEHOLDER}")
+      else:
+        out.append(word)
+        replace_next = lambda _: RESULTS_PLACEHOLDER
+      continue
+    if equals and value.startswith(("/", "~")):
+      out.append(f"{name}={Path(value).name}")
+    elif word.startswith(("/", "~")):
+      out.append(Path(word).name)
+    else:
+      out.append(word)
+  return " ".join(out)
+
+
+def _utc(stamp: str | None) -> str | None:
+  """``2026-11-27T23:39:39+00:00`` -> ``2026-11-27 23:39 UTC``."""
+  if not stamp:
+    return None
   try:
-    text = path.read_text()
-  except OSError:
-    return {}
+    moment = datetime.fromisoformat(str(stamp))
+  except ValueError:
+    return str(stamp)
+  return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def provenance_lines(sessions: Sequence[dict[str, Any]],
+                     last_written: str | None = None) -> list[str]:
+  """Markdown bullets on where an experiment's results come from.
+
+  Args:
+    sessions: the run folder's manifest sessions, in order (a run resumed
+      across commits has several): spiel_ext/open_spiel/numpy/numba/python
+      versions, git_commit, git_dirty, started_utc, finished_utc, command,
+      resumed.
+    last_written: when the results were last written (ISO time), for a run
+      whose last session recorded no finish (it was stopped, then reported).
+
+  Returns:
+    Lines: package versions, commits (clean or with uncommitted changes),
+    the command with its output folder as ``<results>``, first start and
+    last end.
+  """
+  if not sessions:
+    return ["- Provenance: the run folder records no sessions.", ""]
+  def distinct(key: str) -> list[str]:
+    seen: list[str] = []
+    for session in sessions:
+      value = str(session.get(key))
+      if value not in seen:
+        seen.append(value)
+    return seen
+  lines = [
+      "- **Package:** spiel_ext " + ", ".join(distinct("spiel_ext")) +
+      " (OpenSpiel " + ", ".join(distinct("open_spiel")) + "; numpy " +
+      ", ".join(distinct("numpy")) + "; numba " + ", ".join(distinct("numba"))
+      + "; Python " + ", ".join(distinct("python")) + ")"]
+  commits: list[tuple[str, bool]] = []
+  for session in sessions:
+    commit = session.get("git_commit")
+    entry = (commit[:12] if commit else "", bool(session.get("git_dirty")))
+    if entry not in commits:
+      commits.append(entry)
+  described = [(f"`{commit}`" if commit else "not a git checkout") +
+               (" with uncommitted changes" if dirty else
+                (" (clean)" if commit else "")) for commit, dirty in commits]
+  lines.append(("- **Commit:** " if len(commits) == 1 else
+                f"- **Commits** (the run was resumed across "
+                f"{len(commits)}): ") + ", ".join(described))
+  if any(dirty for _, dirty in commits):
+    lines.append("- **Uncommitted changes:** at least one session ran from a "
+                 "checkout with uncommitted changes, so its commit alone may "
+                 "not reproduce these numbers.")
+  commands = []
+  for session in sessions:
+    command = relative_command(" ".join(
+        word for word in str(session.get("command") or "").split()
+        if word != "--resume"))
+    if command not in commands:
+      commands.append(command)
+  lines.append("- **Command:** " + ", then ".join(f"`{c}`" for c in commands))
+  started = _utc(min(str(s.get("started_utc") or "") for s in sessions)
+                 or None)
+  finished = _utc(sessions[-1].get("finished_utc"))
+  if finished is None and last_written:
+    finished = (f"{_utc(last_written)} (the last results written; the last "
+                "session recorded no finish)")
+  when = f"- **Time:** {started or 'start not recorded'}"
+  when += f" to {finished}" if finished else ", no finish recorded"
+  resumed = len(sessions) - 1
+  if resumed:
+    stopped = sum(1 for s in sessions[:-1] if not s.get("finished_utc"))
+    when += (f"; {len(sessions)} sessions, resumed {resumed} time"
+             f"{'s' if resumed > 1 else ''}" +
+             (f" ({stopped} stopped before finishing)" if stopped else ""))
+  lines += [when, ""]
+  return lines
+
+
+def previous_sections(paths: Path | Sequence[Path]) -> dict[str, str]:
+  """{experiment: its section's text} of the report pages at ``paths``."""
   sections: dict[str, str] = {}
-  name = None
-  for line in text.splitlines(keepends=True):
-    if line.startswith("## "):
-      name = line[3:].split(" ", 1)[0].strip()
-      sections[name] = ""
-    if name is not None:
-      sections[name] += line
+  for path in [paths] if isinstance(paths, Path) else paths:
+    try:
+      text = path.read_text()
+    except OSError:
+      continue
+    name = None
+    for line in text.splitlines(keepends=True):
+      if line.startswith("## "):
+        name = line[3:].split(" ", 1)[0].strip()
+        sections[name] = ""
+      if name is not None:
+        sections[name] += line
   return sections
 
 
@@ -176,73 +360,185 @@ def _kept_lines(kept: str, problem: str | None) -> list[str]:
   return lines + [""]
 
 
-def _claim_rows(claims: list[Claim], folder: Path) -> list[str]:
-  """The claims table of a section (evidence linked from ``folder``)."""
-  lines = ["| paper | claim | setting | paper's number | ours | verdict | "
-           "evidence | command |", "|---|---|---|---|---|---|---|---|"]
+def _claim_groups(claims: Sequence[Claim]) -> list[tuple[str, list[tuple[int, Claim]]]]:
+  """Claims numbered 1.. and grouped by the evidence they cite, in the
+  order each evidence is first cited."""
+  groups: dict[str, list[tuple[int, Claim]]] = {}
   for claim in claims:
-    lines.append("| " + " | ".join(markdown_cell(field) for field in (
-        claim.paper, claim.claim, claim.setting or "ours",
-        claim.paper_value, claim.ours, f"**{claim.verdict}**",
-        _evidence_link(folder, claim.evidence), f"`{claim.command}`"))
-                 + " |")
-  return lines + [""]
+    groups.setdefault(claim.evidence, [])
+  number = 0
+  for evidence, members in groups.items():
+    for claim in claims:
+      if claim.evidence == evidence:
+        number += 1
+        members.append((number, claim))
+  return list(groups.items())
+
+
+def _span(numbers: Sequence[int]) -> str:
+  return (f"claim {numbers[0]}" if len(numbers) == 1 else
+          f"claims {numbers[0]}-{numbers[-1]}")
+
+
+def _claim_lines(claims: Sequence[Claim], folder: Path,
+                 command: str) -> list[str]:
+  """The claims of a section: per evidence, the figure (or a link to the
+  table), a compact row per claim and a collapsible block with each
+  claim's setting, the evidence and the command."""
+  lines: list[str] = []
+  for evidence, members in _claim_groups(claims):
+    name = Path(evidence).name
+    lines += [f"### {name}", ""]
+    if evidence.endswith(".png") and (folder / evidence).exists():
+      lines += [f"![{Path(evidence).stem}]({evidence}){{ loading=lazy }}", ""]
+    else:
+      lines += [f"Evidence: {_evidence_link(folder, evidence)}", ""]
+    lines += ["| # | claim | paper | ours | verdict |", "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join([str(number)] + [markdown_cell(field) for field
+                                                   in (claim.claim,
+                                                       claim.paper_value,
+                                                       claim.ours)] +
+                                  [verdict_badge(claim.verdict, claim.setting)])
+              + " |" for number, claim in members]
+    lines.append("")
+    numbers = [number for number, _ in members]
+    body = ["| # | setting | paper |", "|---|---|---|"]
+    body += [f"| {number} | {markdown_cell(claim.setting or 'ours')} | "
+             f"{markdown_cell(claim.paper)} |" for number, claim in members]
+    body += ["", f"Evidence: {_evidence_link(folder, evidence)}. "
+             f"Regenerate with `{command}`."]
+    lines += details(f"Setting, evidence and command of {_span(numbers)}",
+                     body)
+  return lines
 
 
 def _section_lines(name: str, section: dict, folder: Path) -> list[str]:
-  """One experiment's section: its runs, settings, claims and files."""
+  """One experiment's section: its provenance, settings, claims by
+  evidence, and the files no claim cites."""
   lines = [f"## {name} ({section['scale']} scale)", ""]
   claims = section["claims"]
+  command = (f"spiel-ext --experiment={name} --scale={section['scale']} "
+             f"--output_dir={RESULTS_PLACEHOLDER}")
   if not claims:
     reason = section.get("problem")
     return lines + [(f"{NO_RESULTS} ({reason}): run " if reason else
                      f"{NO_RESULTS}: run ") +
-                    f"`python run_experiments.py --experiment={name}`.", ""]
-  for session in section.get("sessions") or []:
-    lines += [f"- Run: {session}"]
-  if section.get("sessions"):
-    lines.append("")
-  lines += section.get("settings") or []
-  lines += _claim_rows(claims, folder)
-  outputs = section.get("outputs") or []
-  if outputs:
-    lines += ["Files: " + ", ".join(f"[{Path(p).name}]({p})"
-                                    for p in outputs), ""]
-    lines += [f"![{Path(p).stem}]({p})" for p in outputs
-              if p.endswith(".png")] + [""]
+                    f"`spiel-ext --experiment={name} "
+                    f"--output_dir={RESULTS_PLACEHOLDER}`.", ""]
+  lines += provenance_lines(section.get("sessions") or [],
+                            section.get("last_written"))
+  if section.get("settings"):
+    lines += details("Settings: every choice that can change a number",
+                     section["settings"])
+  lines += _claim_lines(claims, folder, command)
+  cited = {claim.evidence for claim in claims}
+  others = [p for p in section.get("outputs") or [] if p not in cited]
+  if others:
+    lines += details("Other figures and tables of this run", [
+        ", ".join(f"[{Path(p).name}]({p})" for p in others)] + [""] + [
+            f"![{Path(p).stem}]({p}){{ loading=lazy }}" for p in others
+            if p.endswith(".png")])
   return lines
 
 
-def write_report(path: str | Path, sections: dict[str, dict],
-                 preamble: str = "") -> Path:
-  """Writes the report atomically.
+def _counts(badges: Sequence[tuple[str, str]]) -> str:
+  """"3 hold, 1 holds partly" over (verdict, setting) pairs."""
+  names = {"holds": "hold", "holds partly": "partly", "does not hold": "not",
+           "not run": "not run"}
+  counts = {verdict: sum(1 for v, _ in badges if v == verdict)
+            for verdict in VERDICTS}
+  return ", ".join(f"{count} {names[verdict]}" for verdict, count in
+                   counts.items() if count) or "no claims"
 
-  A section with no claims now keeps its text from the report already at
-  ``path`` when that text had results: a report is never emptied by being
+
+def _page_lines(title: str, texts: Sequence[str], report: Path) -> list[str]:
+  """A paper's page: its title, what it holds and its sections."""
+  return [f"# {title}", "",
+          f"Part of the [reproduction report](../{report.name}), generated "
+          f"by `spiel-ext --experiment=report --output_dir="
+          f"{RESULTS_PLACEHOLDER}` from the results on disk (do not edit by "
+          "hand). Each experiment opens with where its numbers come from; "
+          "then, under each figure or table, the claims it supports: the "
+          "paper's number, ours and the verdict (hover a verdict for the "
+          "setting it was judged on; the block under each table gives the "
+          "settings and the command).", ""] + list(texts)
+
+
+def write_report(path: str | Path, sections: dict[str, dict],
+                 preamble: str = "",
+                 findings: Any = None) -> Path:
+  """Writes the report atomically: an index page at ``path``, one page per
+  paper in ``<path's stem>/`` (``reproduction.md`` ->
+  ``reproduction/bufp.md``) and, when ``findings`` is given, the "What
+  reproduces" page it returns next to ``path`` (``findings.md``).
+
+  A section with no claims now keeps its text from the page already written
+  when that text had results: a report is never emptied by being
   regenerated from a folder that lacks some experiments.
 
   Args:
-    path: the markdown file to write.
+    path: the index page to write.
     sections: {experiment: {"scale": str, "claims": [Claim],
-      "outputs": [paths], "sessions": [one-line descriptions of the runs],
-      "settings": [markdown lines of the settings table],
-      "problem": why the results could not be read, if they could not}}.
-    preamble: text under the title.
+      "outputs": [paths relative to the paper pages], "sessions": [the
+      manifest's session records], "last_written": ISO time the results
+      were last written, "settings": [markdown lines of the settings
+      table], "problem": why the results could not be read, if they could
+      not}}.
+    preamble: text under the index page's title.
+    findings: ``(index path, {experiment: (verdict, setting) badges of its
+      section}, {page: title}) -> markdown text`` of the "What reproduces"
+      page, or None for none.
 
   Returns:
-    The path written.
+    The index page's path.
   """
   path = Path(path)
-  previous = previous_sections(path)
-  lines = ["# Reproduction report", "",
-           "Generated by `python run_experiments.py --experiment=report` "
-           "from the results on disk; do not edit by hand.", ""]
-  if preamble:
-    lines += [preamble, ""]
+  folder = pages_folder(path)
+  by_page: dict[str, list[str]] = {}
+  for name in sections:
+    by_page.setdefault(page_of(name), []).append(name)
+  previous = previous_sections([folder / f"{page}.md" for page in by_page])
+  texts: dict[str, str] = {}
+  titles: dict[str, str] = {}
   for name, section in sections.items():
     kept = previous.get(name, "")
     if not section["claims"] and kept and NO_RESULTS not in kept:
-      lines += _kept_lines(kept, section.get("problem"))
+      texts[name] = "\n".join(_kept_lines(kept, section.get("problem")))
     else:
-      lines += _section_lines(name, section, path.parent)
-  return atomic_write(path, "\n".join(lines))
+      texts[name] = "\n".join(_section_lines(name, section, folder))
+    if section["claims"] and page_of(name) not in titles:
+      titles[page_of(name)] = section["claims"][0].paper
+  index = ["# Reproduction report", "",
+           "Generated by `spiel-ext --experiment=report --output_dir="
+           f"{RESULTS_PLACEHOLDER}` from the results on disk; do not edit by "
+           "hand.", ""]
+  if preamble:
+    index += [preamble, ""]
+  if findings is not None:
+    index += ["A summary per paper, one line per experiment: [What "
+              "reproduces](findings.md).", ""]
+  index += ["| page | paper | experiments | verdicts |", "|---|---|---|---|"]
+  for page, names in by_page.items():
+    page_text = [texts[name] for name in names]
+    title = titles.get(page, page_title(page))
+    atomic_write(folder / f"{page}.md",
+                 "\n".join(_page_lines(title, page_text, path)))
+    badges = badges_in("\n".join(page_text))
+    index.append(
+        f"| [{page_title(page)}]({folder.name}/{page}.md) | "
+        f"{markdown_cell(titles.get(page, '-'))} | "
+        + ", ".join(f"[{name}]({folder.name}/{page}.md#{_anchor(texts[name])})"
+                    for name in names) + f" | {_counts(badges)} |")
+  index.append("")
+  if findings is not None:
+    atomic_write(path.parent / "findings.md", findings(
+        path, {name: badges_in(text) for name, text in texts.items()},
+        titles))
+  return atomic_write(path, "\n".join(index))
+
+
+def _anchor(section_text: str) -> str:
+  """The anchor MkDocs gives a section's ``## `` heading."""
+  heading = section_text.split("\n", 1)[0][3:].strip().lower()
+  slug = re.sub(r"[^\w\- ]", "", heading).strip().replace(" ", "-")
+  return re.sub(r"-+", "-", slug)
