@@ -22,6 +22,7 @@ from spiel_ext.eval import vnm
 from spiel_ext.experiments.metrics import metric_function
 from spiel_ext.games import vnm_solution as continuum
 from spiel_ext.policy import mix_in, remove_perturbation, to_tabular_policy
+from spiel_ext.results.report import badges_in, report_text
 from spiel_ext.results.store import load_results
 from test_runner import _run
 
@@ -253,7 +254,7 @@ def test_gxfp_experiments_write_their_figures_tables_and_claims(tmp_path):
   report = tmp_path / "reproduction.md"
   _run("--experiment=report", f"--output_dir={tmp_path}",
        f"--report_path={report}")
-  text = report.read_text()
+  text = report_text(report)
   for section in expected:
     assert f"## {section} (quick scale)" in text, section
   assert "alternating updates" in text and "continuous thresholds" in text
@@ -263,8 +264,7 @@ def test_gxfp_experiments_write_their_figures_tables_and_claims(tmp_path):
     assert "| choice | paper text | authors' code |" in body, section
     assert "**paper setting (simultaneous)**" in body, section
     assert "**paper setting (alternating)**" in body, section
-    rows = [line for line in body.splitlines()
-            if line.startswith("| GXFP (Schulze 2023) |")]
-    assert rows, section
-    for row in rows:
-      assert ("| paper setting (" in row or "| ablation: " in row), row
+    settings = [setting for _, setting in badges_in(body)]
+    assert settings, section
+    for setting in settings:
+      assert setting.startswith(("paper setting (", "ablation: ")), setting

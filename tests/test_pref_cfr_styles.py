@@ -28,6 +28,7 @@ from spiel_ext.analysis.claims import ClaimSpec
 from spiel_ext.experiments.pref_cfr.shared import cases_verdict
 from spiel_ext.experiments.pref_cfr.measures_styles import shift_measurement
 from spiel_ext.experiments.pref_cfr.style_claims import NAME, PAPER
+from spiel_ext.results.report import report_text
 from spiel_ext.results.claims import judge
 from spiel_ext.experiments.pref_cfr.figures import first_decision_table
 from spiel_ext.experiments.solvers import (ALGORITHMS, build_style_solver,
@@ -331,7 +332,7 @@ def test_tiny_run_writes_figures_tables_and_claim_rows(tmp_path):
   report = tmp_path / "reproduction.md"
   _run("--experiment=report", f"--output_dir={tmp_path}",
        f"--report_path={report}")
-  text = report.read_text()
+  text = report_text(report)
   assert "## pref_cfr_styles (quick scale)" in text
   for claim in ["lose little against Normal", "folds less", "calls more",
                 "raises more", "Three players",

@@ -26,6 +26,7 @@ from spiel_ext.experiments import EXPERIMENTS, settings_for
 from spiel_ext.experiments.spec import build_jobs
 from spiel_ext.files import OutputError, atomic_write
 from spiel_ext.results.lock import FolderLocked, RunLock
+from spiel_ext.results.report import report_text
 from spiel_ext.results.store import load_results
 from spiel_ext.results.tables import to_markdown
 
@@ -226,7 +227,7 @@ def test_a_missing_or_wrong_config_falls_back_to_the_manifest(tmp_path):
   (other / "pref_cfr_kuhn_alpha" / "config.json").write_text("[1]")
   (other / "pref_cfr_kuhn_alpha" / "manifest.json").unlink()
   report = _run("--experiment=report", f"--output_dir={other}")
-  section = (other / "reproduction.md").read_text().split(
+  section = report_text(other / "reproduction.md").split(
       "## pref_cfr_kuhn_alpha", 1)[1].split("\n## ", 1)[0]
   assert "config.json is damaged" in section
   assert "Traceback" not in report.stderr
@@ -242,10 +243,11 @@ def test_one_experiment_s_partial_results_do_not_stop_the_report(tmp_path):
   _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=2",
        f"--output_dir={tmp_path}")
   _run("--experiment=report", f"--output_dir={tmp_path}")
-  text = (tmp_path / "reproduction.md").read_text()
+  text = report_text(tmp_path / "reproduction.md")
   assert "its claims could not be read" in text.split(
       "## bufp_convergence", 1)[1].split("\n## ", 1)[0]
-  assert "| Pref-CFR" in text.split("## pref_cfr_kuhn_alpha", 1)[1]
+  assert 'class="verdict verdict-' in text.split(
+      "## pref_cfr_kuhn_alpha", 1)[1].split("\n## ", 1)[0]
 
 
 @pytest.mark.slow
@@ -282,29 +284,33 @@ def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
 
 # ------------------------------------------------ the report
 def test_the_report_goes_to_the_output_dir_and_keeps_sections(tmp_path):
-  committed = ROOT / "docs" / "reproduction.md"
+  committed = ROOT / "docs" / "reproduction"
   report = tmp_path / "report.md"
-  report.write_text(committed.read_text())
+  shutil.copytree(committed, tmp_path / "report",
+                  ignore=shutil.ignore_patterns("files"))
   empty = tmp_path / "empty"
   _run("--experiment=report", f"--output_dir={empty}",
        f"--report_path={report}")
-  assert report.read_text().split("\n## ", 1)[1] == (
-      committed.read_text().split("\n## ", 1)[1])
+  for page in committed.glob("*.md"):
+    assert (tmp_path / "report" / page.name).read_text().split(
+        "\n## ", 1)[1] == page.read_text().split("\n## ", 1)[1], page.name
   # By default the report is written inside --output_dir, never to docs/.
   result = _run("--experiment=report", f"--output_dir={empty}")
   assert (empty / "reproduction.md").exists()
   assert str(empty / "reproduction.md") in result.stdout
-  assert "No results yet" in (empty / "reproduction.md").read_text()
+  assert "No results yet" in report_text(empty / "reproduction.md")
 
 
 def test_the_report_says_where_each_result_came_from(tmp_path):
   _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=2",
        f"--output_dir={tmp_path}")
   _run("--experiment=report", f"--output_dir={tmp_path}")
-  text = (tmp_path / "reproduction.md").read_text()
+  text = report_text(tmp_path / "reproduction.md")
   section = text.split("## pref_cfr_kuhn_alpha", 1)[1].split("\n## ", 1)[0]
   assert f"spiel_ext {spiel_ext.__version__}" in section
   assert "--experiment=pref_cfr_kuhn_alpha" in section
+  assert "--output_dir=<results>" in section
+  assert str(tmp_path) not in text
   assert "## bufp_convergence (no scale)" in text
 
 

@@ -11,6 +11,7 @@ from spiel_ext.experiments import EXPERIMENTS, settings_for
 from spiel_ext.experiments.solvers import ALGORITHMS
 from spiel_ext.experiments.spec import build_jobs, evaluation_points
 from spiel_ext.results import COLUMNS, load_results
+from spiel_ext.results.report import report_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,7 +170,7 @@ def test_bufp_experiments_and_the_report(tmp_path):
   report = tmp_path / "reproduction.md"
   _run("--experiment=report", f"--output_dir={tmp_path}",
        f"--report_path={report}")
-  text = report.read_text()
+  text = report_text(report)
   assert "## bufp_tables (quick scale)" in text
   assert "recovered loss %" in text and "Fig. 2" in text
 

@@ -11,7 +11,7 @@ import pytest
 from spiel_ext.experiments import EXPERIMENTS
 from spiel_ext.experiments.solvers import ALGORITHMS
 from spiel_ext.results.report import (PAPER_SETTING, Choice, Variant,
-                                      settings_table)
+                                      badges_in, report_text, settings_table)
 
 ROOT = Path(__file__).resolve().parent.parent
 # The experiments whose verdicts are judged on the authors' settings.
@@ -74,18 +74,19 @@ def test_report_gives_each_verdict_its_setting(tmp_path):
          f"--output_dir={tmp_path}", *flags], capture_output=True, text=True,
         cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stderr
-  section = (tmp_path / "reproduction.md").read_text().split(
+  section = report_text(tmp_path / "reproduction.md").split(
       f"## {experiment.name}", 1)[1].split("\n## ", 1)[0]
   assert "| choice | paper text | authors' code |" in section
   assert "| CFR update schedule | not stated |" in section
+  # A claim's row: | n | claim | paper | ours | badge titled its setting |.
   rows = [line for line in section.splitlines()
-          if line.startswith("| Pref-CFR") and "alpha = 0.2" in line]
-  settings = [row.split(" | ")[2] for row in rows]
+          if line.startswith("| ") and "<span" in line]
+  alpha = [row for row in rows if "alpha = 0.2" in row]
+  settings = [setting for _, setting in badges_in("\n".join(alpha))]
   assert settings == [v.label for v in experiment.variants]
   assert settings[0] == "paper setting"
-  assert "moves the share by" in rows[1]
+  assert "moves the share by" in alpha[1]
   # The exploitability claim has a row per variant too, named the same.
-  exploitability = [line.split(" | ")[2] for line in section.splitlines()
-                    if line.startswith("| Pref-CFR") and
-                    "exploitability below" in line]
+  exploitability = [setting for _, setting in badges_in("\n".join(
+      row for row in rows if "exploitability below" in row))]
   assert exploitability == settings

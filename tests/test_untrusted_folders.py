@@ -95,8 +95,8 @@ def test_the_report_refuses_a_linked_table_folder(tmp_path, finished):
   tables.symlink_to(elsewhere, target_is_directory=True)
   with pytest.raises(LinkRefused, match=re.escape(str(tables))):
     write_reproduction_report(EXPERIMENTS, tmp_path)
-  assert not (tmp_path / "reproduction_files").exists() or not (
-      _files_holding(tmp_path / "reproduction_files", SECRET))
+  assert not (tmp_path / "reproduction").exists() or not (
+      _files_holding(tmp_path / "reproduction", SECRET))
 
 
 class _Sink:
