@@ -83,6 +83,7 @@ class Solver(Contract):
   # The state array holding the current strategy (updated in place only, so
   # that ``current_policy()`` can share its memory).
   _CURRENT_ARRAY: ClassVar[str] = ""
+  _rng: np.random.Generator
 
   def __init__(self, game: pyspiel.Game | str | GameTree,
                config: Any = None, **shortcuts: Any):
@@ -298,8 +299,9 @@ class Solver(Contract):
     """Builds the solver of a state pickled before state formats were
     versioned (its hyperparameters are the constructor's keywords)."""
     config = self._legacy_config(state["hyperparameters"])
+    # Rebuilds this object in place with its own class's constructor.
     # pylint: disable-next=unnecessary-dunder-call
-    self.__init__(state["game"], config=config)
+    self.__init__(state["game"], config=config)  # type: ignore[misc]
     state = self._legacy_state(state)
     return dict(state, version=FORMAT_VERSION, config=self._plain_config())
 

@@ -40,7 +40,7 @@ compiled code is cached on disk).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import pyspiel
 
@@ -76,7 +76,7 @@ class RegretMatchingConfig(SolverConfig):
 
   # The rules of a variant without options of its own (CFRConfig and its
   # fixed-rule siblings); a variant with options overrides rules().
-  _RULES = None
+  _RULES: ClassVar[Rules | None] = None
 
   def __post_init__(self) -> None:
     check_regret_options(self)

@@ -115,7 +115,7 @@ class SolverConfig:
     return dataclasses.replace(self, **changes)
 
 
-def constructor_signature(cls: type) -> inspect.Signature:
+def constructor_signature(cls: type[Contract]) -> inspect.Signature:
   """``(game, <OpenSpiel's positional arguments>, config=None, *,
   <the config's fields>)``: what the constructor accepts, for
   ``inspect.signature`` and ``help``.
@@ -131,11 +131,12 @@ def constructor_signature(cls: type) -> inspect.Signature:
   keyword = inspect.Parameter.KEYWORD_ONLY
   fields = {field.name: field for field in dataclasses.fields(cls.Config)}
 
-  def default(name):
+  def default(name: str) -> Any:
     field = fields[name]
     if field.default is not dataclasses.MISSING:
       return field.default
-    return field.default_factory()  # pytype: disable=missing-parameter
+    # A field without a default has a default factory.
+    return field.default_factory()  # type: ignore[operator]
 
   parameters = [inspect.Parameter("game", positional)]
   parameters += [inspect.Parameter(name, positional, default=default(name))
@@ -275,7 +276,7 @@ class Contract:
   (:meth:`_game_string`) and saves and loads its own arrays.
   """
 
-  Config: ClassVar[type] = SolverConfig
+  Config: ClassVar[type[SolverConfig]] = SolverConfig
   # Config fields OpenSpiel's constructor takes positionally after the game
   # (``DCFRSolver(game, 1.5, 0, 2)``).
   _POSITIONAL: ClassVar[tuple[str, ...]] = ()
@@ -288,8 +289,12 @@ class Contract:
   _FREE_FIELDS: ClassVar[tuple[str, ...]] = ("seed",)
   _rng: np.random.Generator | None = None
   _iteration: int = 0
+  # Set by the subclass's constructor.
+  _config: Any
+  # Set on each subclass by __init_subclass__.
+  __signature__: ClassVar[inspect.Signature]
 
-  def __init_subclass__(cls, **kwargs) -> None:
+  def __init_subclass__(cls, **kwargs: Any) -> None:
     super().__init_subclass__(**kwargs)
     cls.__signature__ = constructor_signature(cls)
     _CLASSES[cls.__name__] = cls
@@ -405,10 +410,11 @@ class Contract:
                       f"{short_repr(mine[field])}" for field in differing)
           + f"); build the solver with {name}.from_state_dict(state).")
 
-  def _checked_rng_state(self, state: dict[str, Any]) -> dict[str, Any]:
+  def _checked_rng_state(self, state: dict[str, Any]) -> Any:
     """The state's ``rng_state``, tried on a scratch generator of the same
     kind; ValueError naming the field if it does not fit."""
-    rng_state = state.get("rng_state")
+    assert self._rng is not None  # only called for a class that draws
+    rng_state: Any = state.get("rng_state")
     scratch = type(self._rng.bit_generator)()
     try:
       scratch.state = rng_state
@@ -460,7 +466,8 @@ class Contract:
       raise ValueError(f"checkpoint is from {name}, not {cls.__name__}.")
     config = config_from_plain(found.Config, state.get("config"),
                                found.__name__)
-    built = found(state["game"], config=config)
+    # Every registered subclass's constructor takes (game, config=...).
+    built: Any = found(state["game"], config=config)  # type: ignore[call-arg]
     built.load_state_dict(state)
     return built
 
@@ -480,8 +487,9 @@ class Contract:
       name = type(self).__name__
       check_state_version(state, name)
       config = config_from_plain(type(self).Config, state.get("config"), name)
+      # Rebuilds this object in place with its own class's constructor.
       # pylint: disable-next=unnecessary-dunder-call
-      self.__init__(state["game"], config=config)
+      self.__init__(state["game"], config=config)  # type: ignore[misc]
     self.load_state_dict(state)
 
   def _unversioned(self, state: dict[str, Any]) -> dict[str, Any]:

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
-from spiel_ext.algorithms.base import Solver
+from spiel_ext.algorithms.base import Solver, SolverConfig
 # The configs and the names they accept, and the rules, importable from
 # here as before the configs had their own module.
 from spiel_ext.algorithms.fp_configs import (  # pylint: disable=unused-import
@@ -95,7 +95,7 @@ class FictitiousPlaySolver(Solver):
       array), or None for other steps.
   """
 
-  Config = FictitiousPlayConfig
+  Config: ClassVar[type[SolverConfig]] = FictitiousPlayConfig
   _STATE_ARRAYS = ("sigma", "initial_sigma")
   _CURRENT_ARRAY = "sigma"
 

@@ -81,7 +81,8 @@ CONTINUATIONS = ("average", "best_response")
 
 # ----------------------------------------------------------------- kernels
 @_jit
-def argmax_profile(values, legal, even_split, out):
+def argmax_profile(values: np.ndarray, legal: np.ndarray, even_split: bool,
+                   out: np.ndarray) -> None:
   """One-hot argmax per row over legal actions (ties to the lowest id), or
   with ``even_split`` the uniform mix over all exact maximisers.
 
@@ -114,7 +115,19 @@ def argmax_profile(values, legal, even_split, out):
 
 # -------------------------------------------------------------- interfaces
 class FPContext(NamedTuple):
-  __doc__ = f"""What one player's fictitious-play update hands its rules.
+  tree: GameTree
+  player: int
+  rows: slice
+  legal: np.ndarray
+  strategy: np.ndarray
+  t: int
+  min_action_prob: float
+  initial_sigma: np.ndarray
+  state: Mapping[str, np.ndarray] = types.MappingProxyType({})
+
+# The docstring shares attribute text with the other rule context.
+FPContext.__doc__ = (
+    f"""What one player's fictitious-play update hands its rules.
 
   Attributes:
     tree: the compiled game.{CONTEXT_ROWS_DOC}
@@ -125,16 +138,7 @@ class FPContext(NamedTuple):
       one less with ``first_step_one``).
     min_action_prob: eps of the perturbed game (0: the game itself).
     initial_sigma: sigma_1 (eps-mixed), [infosets, actions].{CONTEXT_STATE_DOC}
-  """
-  tree: GameTree
-  player: int
-  rows: slice
-  legal: np.ndarray
-  strategy: np.ndarray
-  t: int
-  min_action_prob: float
-  initial_sigma: np.ndarray
-  state: Mapping[str, np.ndarray] = types.MappingProxyType({})
+  """)
 
 
 class DecisionRule(Protocol):
@@ -189,7 +193,15 @@ def _even_split(tree: GameTree, player: int,
   return profile
 
 
-def _check_even_split(rule: object) -> None:
+class _EvenSplitRule(Protocol):
+  """A rule with an ``even_split`` flag (checked in its ``__post_init__``)."""
+
+  @property
+  def even_split(self) -> bool:
+    ...  # pragma: no cover
+
+
+def _check_even_split(rule: _EvenSplitRule) -> None:
   object.__setattr__(rule, "even_split",
                      check_bool("even_split", rule.even_split))
 

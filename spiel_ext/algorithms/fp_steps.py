@@ -47,8 +47,10 @@ _jit = numba.njit(cache=True, nogil=True)
 # ----------------------------------------------------------------- kernels
 
 @_jit
-def realization_step(current, mixed, legal, x_sigma, x_best, alpha,
-                     renormalize, out):
+def realization_step(current: np.ndarray, mixed: np.ndarray,
+                     legal: np.ndarray, x_sigma: np.ndarray,
+                     x_best: np.ndarray, alpha: float, renormalize: bool,
+                     out: np.ndarray) -> None:
   """XFP's update of one player's rows, written to ``out``.
 
   sigma(I, a) + alpha x_b(I) (b(I, a) - sigma(I, a)) /

@@ -34,7 +34,7 @@ _WORD = 0xFFFFFFFF
 
 
 @numba.njit(cache=True)
-def _seeded(seed):
+def _seeded(seed: int) -> np.ndarray:
   """The generator's words after ``numba_rnd_init(seed)`` (uint64 holding
   32-bit values)."""
   words = np.empty(_N, dtype=np.uint64)
@@ -47,7 +47,7 @@ def _seeded(seed):
 
 
 @numba.njit(cache=True)
-def _twist(words):
+def _twist(words: np.ndarray) -> None:
   """``numba_rnd_shuffle``: the next 624 words, in place."""
   upper, lower = np.uint64(_UPPER), np.uint64(_LOWER)
   matrix, one = np.uint64(_MATRIX_A), np.uint64(1)
@@ -60,7 +60,7 @@ def _twist(words):
 
 
 @numba.njit(cache=True)
-def _temper(y):
+def _temper(y: np.uint64) -> np.uint64:
   """The reference implementation's tempering of one 32-bit word."""
   y ^= y >> np.uint64(11)
   y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
@@ -70,7 +70,7 @@ def _temper(y):
 
 
 @numba.njit(cache=True)
-def _refill(words, uniform):
+def _refill(words: np.ndarray, uniform: np.ndarray) -> int:
   """Twists ``words`` and fills ``uniform`` with the 312 doubles its 624
   tempered words make, two words a double as numba's
   ``get_next_double``; returns 0, the position of the next double."""
@@ -83,7 +83,8 @@ def _refill(words, uniform):
 
 
 @numba.njit(cache=True)
-def gamma_draws(seed, shapes):  # pylint: disable=too-many-branches
+# pylint: disable-next=too-many-branches
+def gamma_draws(seed: int, shapes: np.ndarray) -> np.ndarray:
   """Gamma(shape, 1) of each of ``shapes`` in turn, as
   ``np.random.seed(seed)`` and then ``np.random.gamma(shape, 1.0)`` for
   each in numba return them (the same algorithms, operations and uniform

@@ -175,6 +175,7 @@ class EpisodeLearner(Contract):
   # the episode count, before the rest of its state), each under its name
   # without a leading underscore.
   _SAVED_ARRAYS: ClassVar[tuple[str, ...]] = ()
+  _rng: np.random.Generator
   # A learner's state is checked against its whole config, the seed
   # included (its network's state names the seed it was built with).
   _FREE_FIELDS = ()
@@ -185,7 +186,7 @@ class EpisodeLearner(Contract):
   DRAW_STREAM_VERSION: ClassVar[int] = 2
 
   def __init__(self, game: pyspiel.Game | str, config: Any = None,
-               **shortcuts):
+               **shortcuts: Any):
     self._config = self._resolve(config, shortcuts)
     if not isinstance(game, (str, pyspiel.Game)):
       raise TypeError(f"game must be {_ENVIRONMENT_GAME}(game=...,env_seed="

@@ -26,7 +26,7 @@ __all__ = ["add_to_average_model", "average_model_game", "gathered_median",
 
 
 @numba.njit(cache=True)
-def median(values):
+def median(values: np.ndarray) -> float:
   """``np.median`` of a float64 vector, by numba's selection (the same
   middle values, and for an even length their mean (a + b) / 2 as
   numpy's).
@@ -41,7 +41,8 @@ def median(values):
 
 
 @numba.njit(cache=True)
-def gathered_median(values, indices):
+def gathered_median(values: np.ndarray,
+                    indices: np.ndarray) -> tuple[np.ndarray, float]:
   """(``values[indices]``, its ``np.median``), in one call.
 
   Args:
@@ -56,7 +57,7 @@ def gathered_median(values, indices):
 
 
 @numba.njit(cache=True)
-def scaled_by_mean(values, window):
+def scaled_by_mean(values: np.ndarray, window: np.ndarray) -> np.ndarray:
   """``values / np.mean(window)`` if that mean is > 0, else ``values``.
 
   Args:
@@ -72,7 +73,9 @@ def scaled_by_mean(values, window):
 
 
 @numba.njit(cache=True)
-def shift_utility_scaled(utility, terminals, gain, eta, zero_sum):
+def shift_utility_scaled(utility: np.ndarray, terminals: np.ndarray,
+                         gain: np.ndarray, eta: float,
+                         zero_sum: bool) -> None:
   """:func:`shift_utility` with bonus eta * gain[k], computed here (the
   same bits as the vector ``eta * gain``).
 
@@ -95,7 +98,8 @@ def shift_utility_scaled(utility, terminals, gain, eta, zero_sum):
 
 
 @numba.njit(cache=True)
-def shift_utility(utility, terminals, bonus, zero_sum):
+def shift_utility(utility: np.ndarray, terminals: np.ndarray,
+                  bonus: np.ndarray, zero_sum: bool) -> None:
   """Adds bonus[k] at terminal z_k to ``utility`` [histories, 2] in place:
   to player 1's and minus to player 0's (``zero_sum``), else to both
   players'.
@@ -117,8 +121,11 @@ def shift_utility(utility, terminals, bonus, zero_sum):
 
 
 @numba.njit(cache=True)
-def add_to_average_model(reach, chance_children, parents, chance_prob,
-                         utility, weight_sum, chance_sum, utility_sum):
+def add_to_average_model(reach: np.ndarray, chance_children: np.ndarray,
+                         parents: np.ndarray, chance_prob: np.ndarray,
+                         utility: np.ndarray, weight_sum: np.ndarray,
+                         chance_sum: np.ndarray,
+                         utility_sum: np.ndarray) -> None:
   """One draw into the sums: weight += c, chance[h.a] += c(h) p(h.a) at
   the chance children, utility += c u (c the draw's chance reach).
 
@@ -143,8 +150,10 @@ def add_to_average_model(reach, chance_children, parents, chance_prob,
 
 
 @numba.njit(cache=True)
-def average_model_game(weight_sum, chance_sum, utility_sum, chance_children,
-                       parents, default_chance):
+def average_model_game(weight_sum: np.ndarray, chance_sum: np.ndarray,
+                       utility_sum: np.ndarray, chance_children: np.ndarray,
+                       parents: np.ndarray, default_chance: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray]:
   """(chance_prob, utility) of the sums: chance_sum / weight_sum at the
   chance children (``default_chance`` where the node's weight is 0),
   utility_sum / weight_sum where the weight is > 0 (0 elsewhere).
@@ -176,8 +185,9 @@ def average_model_game(weight_sum, chance_sum, utility_sum, chance_children,
 
 
 @numba.njit(cache=True)
-def utility_difference(draw_reach, draw_utility, average_reach,
-                       average_utility):
+def utility_difference(draw_reach: np.ndarray, draw_utility: np.ndarray,
+                       average_reach: np.ndarray,
+                       average_utility: np.ndarray) -> np.ndarray:
   """c_draw(h) u_draw(h) - c_avg(h) u_avg(h) for every history and
   player (the exploration target of posterior-sampling CFR's
   "default").
@@ -200,7 +210,8 @@ def utility_difference(draw_reach, draw_utility, average_reach,
 
 
 @numba.njit(cache=True)
-def normalised_rows(numerator, legal, num_actions):
+def normalised_rows(numerator: np.ndarray, legal: np.ndarray,
+                    num_actions: np.ndarray) -> np.ndarray:
   """A learner's average strategy: each row of ``numerator`` over its sum
   (numpy's ``numerator.sum(axis=1)``, in numpy's order of additions), and
   the uniform strategy ``legal / num_actions`` on the rows whose sum is not

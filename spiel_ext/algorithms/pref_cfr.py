@@ -302,9 +302,10 @@ class PrefCFRConfig(SolverConfig):
       with ``dcfr_alpha``, ``dcfr_beta``, ``dcfr_gamma``), with this
       config's alternating_updates, random_init, init_scale and seed.
     """
-    options = dict(alternating_updates=self.alternating_updates,
-                   random_init=self.random_init, init_scale=self.init_scale,
-                   seed=self.seed)
+    options: dict[str, Any] = dict(alternating_updates=self.alternating_updates,
+                                   random_init=self.random_init,
+                                   init_scale=self.init_scale,
+                                   seed=self.seed)
     if self.base == "dcfr":
       return DCFRConfig(self.dcfr_alpha, self.dcfr_beta, self.dcfr_gamma,
                         **options)

@@ -37,10 +37,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import (TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar,
+                    runtime_checkable)
 
 from spiel_ext.algorithms.plain import (PLAIN_TYPES, from_plain, hashable,
                                         plain_data, to_plain, values_equal)
+
+if TYPE_CHECKING:
+  from _typeshed import DataclassInstance
 
 # The one format version of ``state_dict()`` and of the checkpoint files
 # that store it (:mod:`spiel_ext.results.store`); a state of another
@@ -54,7 +58,7 @@ __all__ = ["FORMAT_VERSION", "STATE_VERSION", "PLAIN_TYPES", "Progress",
            "config_to_plain", "from_plain", "hashable", "plain_data",
            "resolve_config", "to_plain", "values_equal"]
 
-ConfigT = TypeVar("ConfigT")
+ConfigT = TypeVar("ConfigT", bound="DataclassInstance")
 
 
 class Progress(NamedTuple):

@@ -26,7 +26,7 @@ traversal is the engine's (:meth:`GameTree.player_counterfactual_values`).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -157,7 +157,7 @@ class RegretMinimizationSolver(Solver):
       weights beyond 2^500 kept in units of an exact power of 2.
   """
 
-  Config = RegretMinimizationConfig
+  Config: ClassVar[type[SolverConfig]] = RegretMinimizationConfig
   _STATE_ARRAYS = ("cumulative_regret", "cumulative_policy", "_current")
   _CURRENT_ARRAY = "_current"
 

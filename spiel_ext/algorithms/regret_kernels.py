@@ -48,8 +48,11 @@ def fuses(regret_rule: RegretRule, strategy_rule: StrategyRule) -> bool:
 
 
 @_row_step
-def _update_row(row, cfv, policy, legal, own_reach, average_weight, plus,
-                cumulative_regret, cumulative_policy):
+def _update_row(row: int, cfv: np.ndarray, policy: np.ndarray,
+                legal: np.ndarray, own_reach: np.ndarray,
+                average_weight: float, plus: bool,
+                cumulative_regret: np.ndarray,
+                cumulative_policy: np.ndarray) -> None:
   # absorb_iteration's operations, then the regret rule's, in their order.
   infoset_value = row_value(row, cfv, policy)
   scale = average_weight * own_reach[row]
@@ -63,8 +66,10 @@ def _update_row(row, cfv, policy, legal, own_reach, average_weight, plus,
   regret_matching_row(row, cumulative_regret, legal, policy)
 
 
-def _fused_rows(cfv, policy, legal, own_reach, average_weight, plus,
-                cumulative_regret, cumulative_policy):
+def _fused_rows(cfv: np.ndarray, policy: np.ndarray, legal: np.ndarray,
+                own_reach: np.ndarray, average_weight: float, plus: bool,
+                cumulative_regret: np.ndarray,
+                cumulative_policy: np.ndarray) -> None:
   for row in numba.prange(cfv.shape[0]):
     _update_row(row, cfv, policy, legal, own_reach, average_weight, plus,
                 cumulative_regret, cumulative_policy)

@@ -68,8 +68,9 @@ PARALLEL_MIN_ROWS = 20_000
 
 
 @_row_step
-def absorb_entry(row, a, cfv, policy, legal, scale, infoset_value,
-                 cumulative_policy):
+def absorb_entry(row: int, a: int, cfv: np.ndarray, policy: np.ndarray,
+                 legal: np.ndarray, scale: float, infoset_value: float,
+                 cumulative_policy: np.ndarray) -> float:
   """One entry of :func:`absorb_iteration` (a numba kernel, inlined).
 
   Args:
@@ -93,7 +94,7 @@ def absorb_entry(row, a, cfv, policy, legal, scale, infoset_value,
 
 
 @_row_step
-def row_value(row, cfv, policy):
+def row_value(row: int, cfv: np.ndarray, policy: np.ndarray) -> float:
   """sum_b sigma(I, b) v(I, b) of one row (a numba kernel, inlined).
 
   Args:
@@ -111,8 +112,10 @@ def row_value(row, cfv, policy):
 
 
 @_row_step
-def _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
-                instant_regret, cumulative_policy):
+def _absorb_row(row: int, cfv: np.ndarray, policy: np.ndarray,
+                legal: np.ndarray, own_reach: np.ndarray,
+                average_weight: float, instant_regret: np.ndarray,
+                cumulative_policy: np.ndarray) -> None:
   infoset_value = row_value(row, cfv, policy)
   scale = average_weight * own_reach[row]
   for a in range(cfv.shape[1]):
@@ -121,23 +124,29 @@ def _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
 
 
 @_jit
-def _absorb_serial(cfv, policy, legal, own_reach, average_weight,
-                   instant_regret, cumulative_policy):
+def _absorb_serial(cfv: np.ndarray, policy: np.ndarray, legal: np.ndarray,
+                   own_reach: np.ndarray, average_weight: float,
+                   instant_regret: np.ndarray,
+                   cumulative_policy: np.ndarray) -> None:
   for row in range(cfv.shape[0]):
     _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
                 instant_regret, cumulative_policy)
 
 
 @_parallel_jit
-def _absorb_parallel(cfv, policy, legal, own_reach, average_weight,
-                     instant_regret, cumulative_policy):
+def _absorb_parallel(cfv: np.ndarray, policy: np.ndarray,
+                     legal: np.ndarray, own_reach: np.ndarray,
+                     average_weight: float, instant_regret: np.ndarray,
+                     cumulative_policy: np.ndarray) -> None:
   for row in numba.prange(cfv.shape[0]):
     _absorb_row(row, cfv, policy, legal, own_reach, average_weight,
                 instant_regret, cumulative_policy)
 
 
-def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
-                     instant_regret, cumulative_policy) -> None:
+def absorb_iteration(cfv: np.ndarray, policy: np.ndarray,
+                     legal: np.ndarray, own_reach: np.ndarray,
+                     average_weight: float, instant_regret: np.ndarray,
+                     cumulative_policy: np.ndarray) -> None:
   """r(I, a) = v(I, a) - sum_b sigma(I, b) v(I, b) on legal actions (0
   elsewhere), written to ``instant_regret``, and
   S(I, a) += average_weight * x_i(I) * sigma(I, a).
@@ -161,7 +170,8 @@ def absorb_iteration(cfv, policy, legal, own_reach, average_weight,
 
 
 @_row_step
-def regret_matching_row(row, cumulative_regret, legal, out):
+def regret_matching_row(row: int, cumulative_regret: np.ndarray,
+                        legal: np.ndarray, out: np.ndarray) -> None:
   """Regret matching of one row (a numba kernel, inlined by its callers).
 
   Args:
@@ -188,7 +198,8 @@ def regret_matching_row(row, cumulative_regret, legal, out):
 
 
 @_jit
-def regret_matching_rows(cumulative_regret, legal, out):
+def regret_matching_rows(cumulative_regret: np.ndarray, legal: np.ndarray,
+                         out: np.ndarray) -> None:
   """:func:`regret_matching` on one thread (for a few rows at a time).
 
   Args:
@@ -201,12 +212,14 @@ def regret_matching_rows(cumulative_regret, legal, out):
 
 
 @_parallel_jit
-def _regret_matching_parallel(cumulative_regret, legal, out):
+def _regret_matching_parallel(cumulative_regret: np.ndarray,
+                              legal: np.ndarray, out: np.ndarray) -> None:
   for row in numba.prange(cumulative_regret.shape[0]):
     regret_matching_row(row, cumulative_regret, legal, out)
 
 
-def regret_matching(cumulative_regret, legal, out) -> None:
+def regret_matching(cumulative_regret: np.ndarray, legal: np.ndarray,
+                    out: np.ndarray) -> None:
   """sigma proportional to R+, uniform over legal actions when no R > 0.
 
   The rule of OpenSpiel's ``cfr._regret_matching``.
@@ -235,7 +248,20 @@ CONTEXT_STATE_DOC = """
 
 
 class UpdateContext(NamedTuple):
-  __doc__ = f"""What one player's update at iteration t hands its rules.
+  t: int
+  player: int
+  rows: slice
+  legal: np.ndarray
+  current: np.ndarray
+  instant_regret: np.ndarray | None = None
+  cfv: np.ndarray | None = None
+  own_reach: np.ndarray | None = None
+  others_reach: np.ndarray | None = None
+  state: Mapping[str, np.ndarray] = types.MappingProxyType({})
+
+# The docstring shares attribute text with the other rule context.
+UpdateContext.__doc__ = (
+    f"""What one player's update at iteration t hands its rules.
 
   Arrays are on the player's infoset rows (``rows`` of the whole tables).
 
@@ -249,17 +275,7 @@ class UpdateContext(NamedTuple):
     own_reach: x_i(I), or None (as above).
     others_reach: sum_{{h in I}} x_{{-i}}(h), or None (as
       above).{CONTEXT_STATE_DOC}
-  """
-  t: int
-  player: int
-  rows: slice
-  legal: np.ndarray
-  current: np.ndarray
-  instant_regret: np.ndarray | None = None
-  cfv: np.ndarray | None = None
-  own_reach: np.ndarray | None = None
-  others_reach: np.ndarray | None = None
-  state: Mapping[str, np.ndarray] = types.MappingProxyType({})
+  """)
 
 
 class RegretRule(Protocol):

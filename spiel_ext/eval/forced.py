@@ -9,13 +9,16 @@ head-to-head value then follows from :func:`spiel_ext.eval.head_to_head`.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
 from spiel_ext.checks import is_integer
 from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.policy import PolicyLike, as_strategy
+
+if TYPE_CHECKING:
+  from spiel_ext.exploitability import GameLike
 
 
 def action_id(tree: GameTree, row: int, label: str | int) -> int:
@@ -47,7 +50,7 @@ def action_id(tree: GameTree, row: int, label: str | int) -> int:
                    f"{tree.infoset_keys[row]!r} (legal: {legal.tolist()}).")
 
 
-def force_actions(game, policy: PolicyLike,
+def force_actions(game: GameLike, policy: PolicyLike,
                   rows: Iterable[int] | Callable[[GameTree], Iterable[int]],
                   action: str | int) -> np.ndarray:
   """``policy`` as a strategy array with every infoset in ``rows`` playing

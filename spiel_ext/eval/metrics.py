@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import pyspiel
@@ -35,6 +36,9 @@ import pyspiel
 from spiel_ext.checks import check_bool, is_integer
 from spiel_ext.engine import GameTree, compile_game, regret_passes, threads
 from spiel_ext.policy import PolicyLike, as_strategy, check_min_action_prob
+
+if TYPE_CHECKING:
+  from spiel_ext.exploitability import GameLike
 
 NashConvResult = collections.namedtuple("NashConvResult",
                                         ["nash_conv", "player_improvements"])
@@ -51,7 +55,7 @@ _CONSTANT_SUM = (pyspiel.GameType.Utility.ZERO_SUM,
                  pyspiel.GameType.Utility.CONSTANT_SUM)
 
 
-def expected_values(game, policy: PolicyLike) -> np.ndarray:
+def expected_values(game: GameLike, policy: PolicyLike) -> np.ndarray:
   """Expected utility of each player when everyone plays ``policy``.
 
   Args:
@@ -69,7 +73,7 @@ def expected_values(game, policy: PolicyLike) -> np.ndarray:
   return tree.root_values(as_strategy(tree, policy))
 
 
-def best_response_values(game, policy: PolicyLike,
+def best_response_values(game: GameLike, policy: PolicyLike,
                          min_action_prob: float = 0.0) -> np.ndarray:
   """Each player's best-response value against the others' ``policy``.
 
@@ -95,7 +99,8 @@ def best_response_values(game, policy: PolicyLike,
 
 
 def _best_and_on_policy(tree: GameTree, strategy: np.ndarray,
-                        min_action_prob: float):
+                        min_action_prob: float
+                        ) -> tuple[np.ndarray, np.ndarray]:
   """Best-response and on-policy values of every player from one reach."""
   others, on_policy = regret_passes.terminal_reaches(tree,
                                                      tree.reach(strategy))
@@ -112,8 +117,27 @@ def _best_and_on_policy(tree: GameTree, strategy: np.ndarray,
   return best, on_policy
 
 
-def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
-              min_action_prob: float = 0.0):
+@overload
+def nash_conv(game: GameLike, policy: PolicyLike,
+              return_only_nash_conv: Literal[True] = ...,
+              min_action_prob: float = ...) -> float: ...
+
+
+@overload
+def nash_conv(game: GameLike, policy: PolicyLike,
+              return_only_nash_conv: Literal[False],
+              min_action_prob: float = ...) -> NashConvResult: ...
+
+
+@overload
+def nash_conv(game: GameLike, policy: PolicyLike,
+              return_only_nash_conv: bool = ...,
+              min_action_prob: float = ...) -> float | NashConvResult: ...
+
+
+def nash_conv(game: GameLike, policy: PolicyLike,
+              return_only_nash_conv: bool = True,
+              min_action_prob: float = 0.0) -> float | NashConvResult:
   """NashConv: the sum over players of what a best response gains.
 
   Mirrors ``open_spiel.python.algorithms.exploitability.nash_conv``, and like
@@ -151,7 +175,7 @@ def nash_conv(game, policy: PolicyLike, return_only_nash_conv: bool = True,
   return NashConvResult(total, improvements)
 
 
-def exploitability(game, policy: PolicyLike,
+def exploitability(game: GameLike, policy: PolicyLike,
                    min_action_prob: float = 0.0) -> float:
   """Exploitability = NashConv / num_players (OpenSpiel's convention).
 
@@ -173,7 +197,7 @@ def exploitability(game, policy: PolicyLike,
 
 
 def exploitability_and_nash_conv(
-    game, policy: PolicyLike,
+    game: GameLike, policy: PolicyLike,
     min_action_prob: float = 0.0) -> tuple[float, float]:
   """The exploitability and the NashConv it divides, from one NashConv.
 
@@ -198,14 +222,14 @@ def exploitability_and_nash_conv(
   return total / tree.num_players, total
 
 
-def _check_seat(tree: GameTree, seat: object) -> int:
+def _check_seat(tree: GameTree, seat: Any) -> int:
   if not is_integer(seat) or not 0 <= seat < tree.num_players:
     raise ValueError(f"seat must be in 0..{tree.num_players - 1}; got "
                      f"{seat!r}.")
   return int(seat)
 
 
-def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
+def head_to_head(game: GameLike, policy_a: PolicyLike, policy_b: PolicyLike,
                  seat: int = 0) -> float:
   """Exact expected payoff of ``policy_a`` in ``seat`` against ``policy_b``.
 
@@ -233,7 +257,7 @@ def head_to_head(game, policy_a: PolicyLike, policy_b: PolicyLike,
   return float(tree.root_values(combined)[seat])
 
 
-def head_to_head_matrix(game, policies: Mapping[str, PolicyLike],
+def head_to_head_matrix(game: GameLike, policies: Mapping[str, PolicyLike],
                         seat: int = 0) -> tuple[list[str], np.ndarray]:
   """Payoffs of every row policy in ``seat`` against every column policy.
 
@@ -263,7 +287,8 @@ def head_to_head_matrix(game, policies: Mapping[str, PolicyLike],
   return names, matrix
 
 
-def profile_values(game, policies: Sequence[PolicyLike]) -> np.ndarray:
+def profile_values(game: GameLike,
+                   policies: Sequence[PolicyLike]) -> np.ndarray:
   """Exact expected utility of every player when seat s plays policies[s].
 
   The profile is assembled seat by seat: each seat's rows come from its own

@@ -9,14 +9,19 @@ and Pref-CFR converge to; :func:`kuhn_alpha` reads it off any policy.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from spiel_ext.engine import compile_game
 from spiel_ext.eval.forced import action_id
 from spiel_ext.policy import PolicyLike, as_strategy
 
+if TYPE_CHECKING:
+  from spiel_ext.exploitability import GameLike
+
 KUHN_JACK_FIRST = "0"  # Player 1 (seat 0) holding the Jack, first to act.
 
 
-def action_probability(game, policy: PolicyLike, infoset_key: str,
+def action_probability(game: GameLike, policy: PolicyLike, infoset_key: str,
                        action: str | int) -> float:
   """The probability ``policy`` gives ``action`` (label or id) at the
   infoset whose key is ``infoset_key``.
@@ -43,7 +48,7 @@ def action_probability(game, policy: PolicyLike, infoset_key: str,
   return float(as_strategy(tree, policy)[row, action_id(tree, row, action)])
 
 
-def kuhn_alpha(game, policy: PolicyLike) -> float:
+def kuhn_alpha(game: GameLike, policy: PolicyLike) -> float:
   """alpha of a Kuhn poker policy: player 1's Bet probability with the Jack
   at its first decision.
 

@@ -19,11 +19,15 @@ report the mean over all decision infosets of all players and the max.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from spiel_ext.engine import compile_game
 from spiel_ext.policy import PolicyLike, as_strategy
+
+if TYPE_CHECKING:
+  from spiel_ext.exploitability import GameLike
 
 
 @dataclasses.dataclass
@@ -61,7 +65,7 @@ class SequentialGap:
     return float(self.gaps[self.infoset_keys.index(key)])
 
 
-def sequential_gap(game, policy: PolicyLike) -> SequentialGap:
+def sequential_gap(game: GameLike, policy: PolicyLike) -> SequentialGap:
   """The perfect-Bayesian gap of ``policy`` at every decision infoset.
 
   Args:

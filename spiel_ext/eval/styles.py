@@ -16,6 +16,8 @@ engine's ``own_sequence`` is -1 there; the same infosets as
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -23,6 +25,9 @@ import pandas as pd
 from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.games.leduc import rank_labels
 from spiel_ext.policy import PolicyLike, as_strategy
+
+if TYPE_CHECKING:
+  from spiel_ext.exploitability import GameLike
 
 
 def move_name(label: str) -> str:
@@ -46,9 +51,9 @@ def _first_decisions(tree: GameTree, player: int) -> np.ndarray:
   return rows
 
 
-def _moves(tree: GameTree, rows) -> dict[int, str]:
+def _moves(tree: GameTree, rows: Iterable[int]) -> dict[int, str]:
   """{action id: move name} over the legal actions of ``rows``."""
-  moves = {}
+  moves: dict[int, str] = {}
   for row in rows:
     state = tree.state(int(tree.infoset_history[row]))
     player = int(tree.infoset_player[row])
@@ -58,7 +63,8 @@ def _moves(tree: GameTree, rows) -> dict[int, str]:
   return dict(sorted(moves.items()))
 
 
-def _reach_weights(tree: GameTree, strategy: np.ndarray, rows) -> np.ndarray:
+def _reach_weights(tree: GameTree, strategy: np.ndarray,
+                   rows: np.ndarray) -> np.ndarray:
   """Probability of reaching each of ``rows``: chance and the others'
   reach, summed over the infoset (the player's own reach is 1 at a first
   decision)."""
@@ -66,7 +72,7 @@ def _reach_weights(tree: GameTree, strategy: np.ndarray, rows) -> np.ndarray:
   return own[rows] * others[rows]
 
 
-def first_decision_distribution(game, policy: PolicyLike,
+def first_decision_distribution(game: GameLike, policy: PolicyLike,
                                 player: int = 0) -> dict[str, float]:
   """The action distribution at ``player``'s first decisions.
 
@@ -142,7 +148,7 @@ def private_hand(tree: GameTree, row: int) -> tuple[str, tuple]:
   return key, (0, -row)
 
 
-def hand_strategies(game, policy: PolicyLike,
+def hand_strategies(game: GameLike, policy: PolicyLike,
                     player: int = 0) -> pd.DataFrame:
   """The strategy per private hand at ``player``'s first decisions.
 

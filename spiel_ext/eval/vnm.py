@@ -23,6 +23,9 @@ the choice it stands for (:func:`spiel_ext.policy.remove_perturbation`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyspiel
 
@@ -30,6 +33,9 @@ from spiel_ext.engine import GameTree, compile_game
 from spiel_ext.games import vnm_solution as solution
 from spiel_ext.policy import (PolicyLike, as_strategy, check_min_action_prob,
                               remove_perturbation)
+
+if TYPE_CHECKING:
+  from spiel_ext.exploitability import GameLike
 
 FOLD, CALL, RAISE = 0, 1, 2  # Action ids (check = call, bet = raise).
 _NAME = "spiel_ext_vnm_poker"
@@ -57,7 +63,8 @@ def vnm_parameters(tree: GameTree) -> dict:
   return {key: parameters.get(key, value) for key, value in defaults.items()}
 
 
-def _strategy_by_key(game, policy: PolicyLike, min_action_prob: float):
+def _strategy_by_key(game: GameLike, policy: PolicyLike, min_action_prob: float
+                     ) -> tuple[GameTree, Callable[[int, str], np.ndarray]]:
   tree = compile_game(game)
   eps = check_min_action_prob(tree, min_action_prob)
   strategy = remove_perturbation(as_strategy(tree, policy),
@@ -73,7 +80,7 @@ def _strategy_by_key(game, policy: PolicyLike, min_action_prob: float):
   return tree, probabilities
 
 
-def sequence_probabilities(game, policy: PolicyLike,
+def sequence_probabilities(game: GameLike, policy: PolicyLike,
                            min_action_prob: float = 0.0,
                            conditional: bool = False
                            ) -> dict[str, dict[str, np.ndarray]]:
@@ -124,7 +131,7 @@ def sequence_probabilities(game, policy: PolicyLike,
   }
 
 
-def action_value_differences(game, policy: PolicyLike
+def action_value_differences(game: GameLike, policy: PolicyLike
                              ) -> dict[str, np.ndarray]:
   """{"P1": bet - check, "P2": call - fold}, [hands], for the asymmetric
   game: each player's expected payoff of the two actions given its hand
@@ -176,7 +183,7 @@ _P2_CHECK_PLAN = {"check": (CALL, FOLD), "bet-fold": (RAISE, FOLD),
 _P2_BET_PLAN = {"fold": FOLD, "call": CALL, "raise": RAISE}
 
 
-def continuous_solution_policy(game) -> np.ndarray:
+def continuous_solution_policy(game: GameLike) -> np.ndarray:
   """The continuous solution played on the discrete hands: hand h plays
   what the solution prescribes at strength (h - 1/2) / N (pure; unreached
   decisions fold). A [infosets, actions] strategy.
