@@ -522,7 +522,8 @@ def write_report(path: str | Path, sections: dict[str, dict],
   if findings is not None:
     index += ["A summary per paper, one line per experiment: [What "
               "reproduces](findings.md).", ""]
-  index += ["| page | paper | experiments | verdicts |", "|---|---|---|---|"]
+  index += ["| page | paper | experiments | verdicts (every row, ablations "
+            "included) |", "|---|---|---|---|"]
   for page, names in by_page.items():
     page_text = [texts[name] for name in names]
     title = titles.get(page, page_title(page))
