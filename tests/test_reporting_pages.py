@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from spiel_ext.results.findings import findings_page, summary_verdict
+from spiel_ext.experiments.reporting import findings_page, summary_verdict
 from spiel_ext.results.report import (Claim, badges_in, report_text,
                                       verdict_badge, write_report)
 
@@ -113,7 +113,8 @@ def test_verdict_badges_are_coloured_spans(verdict, colour):
   badge = verdict_badge(verdict, "ablation: a \"b\"")
   assert badge.startswith(f'<span class="verdict verdict-'
                           f'{verdict.replace(" ", "-")}"')
-  assert f"background:{colour}" in badge and badge.endswith(f">{verdict}</span>")
+  assert f"background:{colour}" in badge
+  assert badge.endswith(f">{verdict}</span>")
   assert badges_in(badge) == [(verdict, "ablation: a \"b\"")]
   with pytest.raises(ValueError, match="verdict must be one of"):
     verdict_badge("holds mostly")

@@ -201,7 +201,8 @@ def badges_in(text: str) -> list[tuple[str, str]]:
           for verdict, setting in _BADGE.findall(text)]
 
 
-def details(summary: str, lines: Sequence[str], open_: bool = False) -> list[str]:
+def details(summary: str, lines: Sequence[str],
+            open_: bool = False) -> list[str]:
   """Markdown ``lines`` in a collapsible block (HTML ``<details>`` whose
   markdown body the ``md_in_html`` extension renders)."""
   return ([f'<details markdown="1"{" open" if open_ else ""}>',
@@ -360,7 +361,8 @@ def _kept_lines(kept: str, problem: str | None) -> list[str]:
   return lines + [""]
 
 
-def _claim_groups(claims: Sequence[Claim]) -> list[tuple[str, list[tuple[int, Claim]]]]:
+def _claim_groups(
+    claims: Sequence[Claim]) -> list[tuple[str, list[tuple[int, Claim]]]]:
   """Claims numbered 1.. and grouped by the evidence they cite, in the
   order each evidence is first cited."""
   groups: dict[str, list[tuple[int, Claim]]] = {}
