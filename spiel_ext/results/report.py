@@ -6,7 +6,7 @@ paper (a compact row per claim: the claim, the paper's number, ours and a
 verdict badge, grouped under the figure or table they cite, with the
 setting, evidence and command in a collapsible block), an index page
 linking them and a "What reproduces" page
-(:mod:`spiel_ext.results.findings`). Each experiment's section opens with
+(``findings_page`` in ``spiel_ext.experiments.reporting``). Each experiment's section opens with
 its provenance: package versions, the commits the results were computed
 from (saying plainly when a checkout had uncommitted changes), the command
 with its output folder written as ``<results>``, and the first start and
