@@ -5,12 +5,12 @@ results table; :func:`write_report` writes them as one markdown page per
 paper (a compact row per claim: the claim, the paper's number, ours and a
 verdict badge, grouped under the figure or table they cite, with the
 setting, evidence and command in a collapsible block), an index page
-linking them and a "What reproduces" page
-(``findings_page`` in ``spiel_ext.experiments.reporting``). Each experiment's section opens with
-its provenance: package versions, the commits the results were computed
-from (saying plainly when a checkout had uncommitted changes), the command
-with its output folder written as ``<results>``, and the first start and
-last end of its sessions.
+linking them and a "What reproduces" page (``findings_page`` in
+``spiel_ext.experiments.reporting``). Each experiment's section opens
+with its provenance: package versions, the commits the results were
+computed from (saying plainly when a checkout had uncommitted changes),
+the command with its output folder written as ``<results>``, and the
+first start and last end of its sessions.
 """
 
 from __future__ import annotations
