@@ -6,6 +6,9 @@ forced paths (:mod:`.forced`), strategy readouts (:mod:`.readouts`) and
 play-style readouts at a player's first decisions (:mod:`.styles`).
 """
 
+import importlib
+from typing import TYPE_CHECKING
+
 from spiel_ext.eval.forced import force_actions
 from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
                                     expected_values, exploitability,
@@ -13,10 +16,32 @@ from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
                                     nash_conv, profile_values)
 from spiel_ext.eval.readouts import action_probability, kuhn_alpha
 from spiel_ext.eval.sequential import SequentialGap, sequential_gap
-from spiel_ext.eval.styles import first_decision_distribution, hand_strategies
+
+if TYPE_CHECKING:
+  from spiel_ext.eval.styles import (first_decision_distribution,
+                                     hand_strategies)
+
+# The style readouts build pandas tables: imported on first use, so that
+# ``from spiel_ext import exploitability`` does not import pandas.
+_LAZY = {"first_decision_distribution": "spiel_ext.eval.styles",
+         "hand_strategies": "spiel_ext.eval.styles"}
 
 __all__ = ["NashConvResult", "best_response_values", "expected_values",
            "exploitability", "head_to_head", "head_to_head_matrix",
            "nash_conv", "profile_values", "SequentialGap", "sequential_gap",
            "force_actions", "action_probability", "kuhn_alpha",
            "first_decision_distribution", "hand_strategies"]
+
+
+def __getattr__(name: str) -> object:
+  """The names of :data:`_LAZY`, imported from their module on first use."""
+  module = _LAZY.get(name)
+  if module is None:
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+  value = getattr(importlib.import_module(module), name)
+  globals()[name] = value
+  return value
+
+
+def __dir__() -> list[str]:
+  return sorted(set(globals()) | set(__all__))
