@@ -30,7 +30,7 @@ import dataclasses
 import numpy as np
 
 from spiel_ext.algorithms.base import set_field
-from spiel_ext.algorithms.cfr import RegretMatchingConfig
+from spiel_ext.algorithms.cfr import RegretMatchingConfig, Rules
 from spiel_ext.algorithms.checks import check_real
 from spiel_ext.algorithms.discounting import (MAX_GAMMA, PowerAveraging,
                                               discount_and_add,
@@ -64,9 +64,9 @@ class DiscountedPlusRegrets:
       context: the player's
         :class:`~spiel_ext.algorithms.regret_rules.UpdateContext`.
     """
-    discount_and_add(cumulative_regret,
-                     discount_factor(context.t - 1, self.alpha, self.offset),
-                     context.instant_regret, True)
+    assert context.instant_regret is not None  # Set for every update.
+    factor = discount_factor(context.t - 1, self.alpha, self.offset)
+    discount_and_add(cumulative_regret, factor, context.instant_regret, True)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -98,7 +98,7 @@ class DCFRPlusConfig(RegretMatchingConfig):
         low_inclusive=False))
     super().__post_init__()
 
-  def rules(self):
+  def rules(self) -> Rules:
     """The variant's three rules.
 
     Returns:
@@ -133,7 +133,7 @@ class PDCFRPlusConfig(RegretMatchingConfig):
     set_field(self, "gamma", check_real("gamma", self.gamma, 0.0, MAX_GAMMA))
     super().__post_init__()
 
-  def rules(self):
+  def rules(self) -> Rules:
     """The variant's three rules.
 
     Returns:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numba
 import numpy as np
@@ -34,7 +34,8 @@ _jit = numba.njit(cache=True, nogil=True)
 
 # ----------------------------------------------------------------- kernels
 @_jit
-def discount_regrets(cumulative_regret, positive_factor, negative_factor):
+def discount_regrets(cumulative_regret: np.ndarray, positive_factor: float,
+                     negative_factor: float) -> None:
   """Multiplies, in place, entries >= 0 by ``positive_factor`` and negative
   ones by ``negative_factor`` (DCFR's discount).
 
@@ -149,8 +150,10 @@ class PowerAveraging:
   """
 
   gamma: float
+  # Set on each instance by __post_init__ (not a field).
+  _unscaled_below: ClassVar[float]
 
-  def __post_init__(self):
+  def __post_init__(self) -> None:
     # Below this t, gamma log2(t) < 500 and no scaling is needed.
     object.__setattr__(self, "_unscaled_below", (
         math.inf if self.gamma == 0.0 else
@@ -187,7 +190,8 @@ class PowerAveraging:
 
 
 @_jit
-def discount_and_add(cumulative_regret, factor, instant_regret, floor):
+def discount_and_add(cumulative_regret: np.ndarray, factor: float,
+                     instant_regret: np.ndarray, floor: bool) -> None:
   """R <- R * factor + r, then, with ``floor``, max(., 0).
 
   Args:

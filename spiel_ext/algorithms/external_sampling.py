@@ -116,8 +116,11 @@ class ExternalSamplingConfig(SolverConfig):
 
 
 @_jit
-def _run_iteration(structure, outcomes, legal, schedule, tables, uniforms,
-                   next_block, int_scratch, float_scratch):
+def _run_iteration(structure: np.ndarray, outcomes: np.ndarray,
+                   legal: np.ndarray, schedule: np.ndarray,
+                   tables: np.ndarray, uniforms: np.ndarray,
+                   next_block: np.ndarray, int_scratch: np.ndarray,
+                   float_scratch: np.ndarray) -> None:
   """One iteration: a walk and a regret update per player in turn, then the
   average's update (see :meth:`ExternalSamplingSolver._build` for the
   packed arguments). Uses block next_block[0] of ``uniforms`` and

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 import pyspiel
@@ -249,7 +249,7 @@ class FictitiousPlaySolver(Solver):
       tables.append(table)
     return tables
 
-  def sample_episodes(self, *_args, **_kwargs):
+  def sample_episodes(self, *_args: Any, **_kwargs: Any) -> NoReturn:
     """Not provided: the exact evaluators replace OpenSpiel's sampling.
 
     Args:
@@ -265,7 +265,7 @@ class FictitiousPlaySolver(Solver):
         "spiel_ext.eval.head_to_head(game, policy_a, policy_b) give the exact "
         "expected returns instead.")
 
-  def get_empirical_metagame(self, *_args, **_kwargs):
+  def get_empirical_metagame(self, *_args: Any, **_kwargs: Any) -> NoReturn:
     """Not provided: spiel_ext keeps no best-response oracles. Exact payoffs
     between policies: ``spiel_ext.eval.head_to_head_matrix``.
 

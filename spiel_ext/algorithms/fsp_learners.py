@@ -279,7 +279,8 @@ class FSPLearner(ModelFreeLearner):
       self._replay()
     self._iteration += 1
 
-  def _store(self, row: int, action: int, reward: float, following: int):
+  def _store(self, row: int, action: int, reward: float,
+             following: int) -> None:
     slot = self._stored % len(self._buffer)
     self._buffer[slot] = (row, action, reward, following)
     self._stored += 1
@@ -299,7 +300,8 @@ class FSPLearner(ModelFreeLearner):
 
 
 @numba.njit(cache=True)
-def _q_updates(q_values, rows, actions, target, learning_rate):
+def _q_updates(q_values: np.ndarray, rows: np.ndarray, actions: np.ndarray,
+               target: np.ndarray, learning_rate: float) -> None:
   """Q[row, action] += learning_rate * (target - Q[row, action]) for each
   replayed transition in turn (the targets computed before any update)."""
   for k in range(rows.shape[0]):
@@ -330,6 +332,7 @@ class VFSPLearner(FSPLearner):
       super().__post_init__()
 
   eta = config_property("eta", "The bonus weight")
+  terminal_bonus: TerminalBonus
 
   @property
   def posterior(self) -> ConjugatePosterior:

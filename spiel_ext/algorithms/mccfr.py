@@ -36,13 +36,14 @@ from spiel_ext.algorithms.regret_rules import (AveragingRule, PlainRegrets,
                                                PowerAveraging, RegretMatching,
                                                RegretRule, StrategyRule)
 from spiel_ext.algorithms.solver_docs import example_section
-from spiel_ext.engine import PlayerPass, passes
+from spiel_ext.engine import GameView, PlayerPass, passes
 
 _jit = numba.njit(cache=True, nogil=True)
 
 
 @_jit
-def _chance_depths(parent, node_player, chance):
+def _chance_depths(parent: np.ndarray, node_player: np.ndarray,
+                   chance: int) -> np.ndarray:
   """For every history, how many chance nodes lie above it (parents come
   before their children)."""
   depth = np.zeros(parent.shape[0], dtype=np.int64)
@@ -52,7 +53,8 @@ def _chance_depths(parent, node_player, chance):
 
 
 @_jit
-def _sampled_reach(parent, sample, out):
+def _sampled_reach(parent: np.ndarray, sample: np.ndarray,
+                   out: np.ndarray) -> None:
   """out[h] = 1 if every chance edge above h is the drawn one, else 0."""
   out[0] = 1.0
   for h in range(1, parent.shape[0]):
@@ -149,7 +151,7 @@ class ChanceSampledCFRSolver(RegretMinimizationSolver):
           np.flatnonzero(tree.node_player == player)
           for player in range(tree.num_players)]
 
-  def _sample(self):
+  def _sample(self) -> GameView:
     """The game (a GameView) with one chance outcome drawn at every chance
     node."""
     tree = self._tree

@@ -23,7 +23,7 @@ import dataclasses
 import numba
 import numpy as np
 
-from spiel_ext.algorithms.cfr import RegretMatchingConfig
+from spiel_ext.algorithms.cfr import RegretMatchingConfig, Rules
 from spiel_ext.algorithms.checks import check_choice
 from spiel_ext.algorithms.discounting import PowerAveraging, discount_factor
 from spiel_ext.algorithms.protocol import plain_data
@@ -37,8 +37,9 @@ AVERAGING = {"uniform": 0.0, "linear": 1.0, "quadratic": 2.0}
 
 
 @numba.njit(cache=True, nogil=True)
-def predictive_regret_matching(cumulative_regret, scale, prediction, legal,
-                               out):
+def predictive_regret_matching(cumulative_regret: np.ndarray, scale: float,
+                               prediction: np.ndarray, legal: np.ndarray,
+                               out: np.ndarray) -> None:
   """sigma ∝ [scale R + m]^+ over legal actions; uniform where all <= 0.
 
   Args:
@@ -115,7 +116,7 @@ class PCFRPlusConfig(RegretMatchingConfig):
     check_choice("averaging", self.averaging, tuple(AVERAGING))
     super().__post_init__()
 
-  def rules(self):
+  def rules(self) -> Rules:
     """The variant's three rules.
 
     Returns:

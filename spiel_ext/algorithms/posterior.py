@@ -37,6 +37,8 @@ Twister seeded by one integer of the Generator
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numba
 import numpy as np
 
@@ -45,15 +47,18 @@ from spiel_ext.engine import CHANCE, GameTree
 
 
 @numba.njit(cache=True)
-def _posterior_draw(rng, children, counts, terminals, wins, losses):
+def _posterior_draw(rng: np.random.Generator, children: np.ndarray,
+                    counts: np.ndarray, terminals: np.ndarray,
+                    wins: np.ndarray, losses: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
   """One posterior draw from the Generator ``rng`` (numpy's variates, as
   numba runs them), in the order :meth:`ConjugatePosterior.sample_game`
   lists; returns (the chance children's weights, the terminals' q)."""
-  weights = rng.standard_exponential(children.shape[0])
+  weights = rng.standard_exponential(len(children))
   for k in range(children.shape[0]):
     if counts[children[k]] != 1.0:
       weights[k] = rng.standard_gamma(counts[children[k]])
-  uniforms = rng.random(terminals.shape[0])
+  uniforms = rng.random(len(terminals))
   win_probability = np.empty(terminals.shape[0])
   played = np.empty(terminals.shape[0], dtype=np.int64)
   size = 0
@@ -77,8 +82,10 @@ def _posterior_draw(rng, children, counts, terminals, wins, losses):
 
 
 @numba.njit(cache=True)
-def _fill_model(chance_children, chance_parent, chance_weights, terminals,
-                win_probability, terminal_bonus, chance_prob, utility):
+def _fill_model(chance_children: np.ndarray, chance_parent: np.ndarray,
+                chance_weights: np.ndarray, terminals: np.ndarray,
+                win_probability: np.ndarray, terminal_bonus: np.ndarray,
+                chance_prob: np.ndarray, utility: np.ndarray) -> None:
   """chance_prob at each chance child: its weight over its node's total;
   utility at each terminal z: (2 q(z) - 1, 1 - 2 q(z)) plus the bonus of z
   for both players (when terminal_bonus is not empty)."""
@@ -100,7 +107,8 @@ def _fill_model(chance_children, chance_parent, chance_weights, terminals,
 
 
 @numba.njit(cache=True)
-def _count_chance(path, chance_child, chance_counts):
+def _count_chance(path: np.ndarray, chance_child: np.ndarray,
+                  chance_counts: np.ndarray) -> None:
   """chance_counts[h] += 1 at each chance child h on ``path``."""
   for h in path:
     if chance_child[h]:
@@ -108,7 +116,9 @@ def _count_chance(path, chance_child, chance_counts):
 
 
 @numba.njit(cache=True)
-def _touched(paths, is_terminal, chance_child, parent, chance_parent):
+def _touched(paths: np.ndarray, is_terminal: np.ndarray,
+             chance_child: np.ndarray, parent: np.ndarray,
+             chance_parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
   """The terminals on ``paths`` and every chance child whose node has a
   child on them, each in ascending order (what the episodes changed)."""
   num_histories = is_terminal.shape[0]
@@ -130,7 +140,8 @@ def _touched(paths, is_terminal, chance_child, parent, chance_parent):
 
 
 @numba.njit(cache=True)
-def _digamma_shift(x, arguments, partial, slot):
+def _digamma_shift(x: float, arguments: np.ndarray, partial: np.ndarray,
+                   slot: int) -> None:
   """Step one of :func:`digamma` for one value: the recurrence up to x >= 6
   (its sum into partial[slot], the shifted x into arguments[slot])."""
   result = 0.0
@@ -142,7 +153,8 @@ def _digamma_shift(x, arguments, partial, slot):
 
 
 @numba.njit(cache=True)
-def _digamma_finish(arguments, logs, partial, slot):
+def _digamma_finish(arguments: np.ndarray, logs: np.ndarray,
+                    partial: np.ndarray, slot: int) -> float:
   """Step two of :func:`digamma`: the asymptotic series at the shifted x
   (its log computed by numpy, as :func:`digamma` computes it)."""
   inverse = 1.0 / arguments[slot]
@@ -153,7 +165,8 @@ def _digamma_finish(arguments, logs, partial, slot):
 
 
 @numba.njit(cache=True)
-def _gain_arguments(alpha, beta, counts, totals):
+def _gain_arguments(alpha: np.ndarray, beta: np.ndarray, counts: np.ndarray,
+                    totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
   """The arguments of every log the gains take (5 per terminal, 3 per
   chance child; see :func:`_gains`), and the recurrences' sums."""
   size = 5 * alpha.shape[0] + 3 * counts.shape[0]
@@ -176,7 +189,9 @@ def _gain_arguments(alpha, beta, counts, totals):
 
 
 @numba.njit(cache=True)
-def _gains(alpha, beta, num_children, arguments, logs, partial):
+def _gains(alpha: np.ndarray, beta: np.ndarray, num_children: int,
+           arguments: np.ndarray, logs: np.ndarray,
+           partial: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
   """The terminals' expected Beta KL and the chance children's Dirichlet
   KL, with the arithmetic of :func:`beta_kl_after_one` and
   :func:`dirichlet_kl_after_one`."""
@@ -200,7 +215,8 @@ def _gains(alpha, beta, num_children, arguments, logs, partial):
 
 
 @numba.njit(cache=True)
-def _node_totals(parents, counts, num_histories):
+def _node_totals(parents: np.ndarray, counts: np.ndarray,
+                 num_histories: int) -> np.ndarray:
   """Each count's node total (the counts summed per parent, in order)."""
   sums = np.zeros(num_histories)
   for k in range(parents.shape[0]):
@@ -309,7 +325,8 @@ class ConjugatePosterior:
     self._gain: np.ndarray | None = None
     self._changed: list[np.ndarray] = []
 
-  def observe(self, histories, reward: float) -> None:
+  def observe(self, histories: Sequence[int] | np.ndarray,
+              reward: float) -> None:
     """Counts one episode: its path of histories (root to terminal) and
     player 0's reward (+1 or -1) at the terminal.
 
@@ -478,6 +495,7 @@ class ConjugatePosterior:
     (all children of each of their nodes): the kernels' arithmetic is
     :func:`beta_kl_after_one`'s and :func:`dirichlet_kl_after_one`'s, the
     logs numpy's (one call)."""
+    assert self._gain is not None  # Allocated by information_gain first.
     parents = self.tree.parent[children]
     counts = self.chance_counts[children]
     alpha, beta = self.wins[terminals], self.losses[terminals]

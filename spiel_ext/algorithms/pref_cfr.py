@@ -52,7 +52,7 @@ import numba
 import numpy as np
 
 from spiel_ext.algorithms.base import SolverConfig, set_field
-from spiel_ext.algorithms.cfr import CFRConfig, CFRPlusConfig, DCFRConfig
+from spiel_ext.algorithms.cfr import CFRConfig, CFRPlusConfig, DCFRConfig, Rules
 from spiel_ext.algorithms.checks import check_choice
 # The preference language's public names, importable from here as before
 # it had its own module.
@@ -80,7 +80,8 @@ BASES = ("cfr", "cfr+", "dcfr")
 
 # ------------------------------------------------------------------ kernels
 @_jit
-def _fallback(delta, legal, row, out):
+def _fallback(delta: np.ndarray, legal: np.ndarray, row: int,
+              out: np.ndarray) -> None:
   """(delta - 1) / sum(delta - 1) over legal actions; uniform if every
   delta = 1."""
   total = 0.0
@@ -99,7 +100,9 @@ def _fallback(delta, legal, row, out):
 
 
 @_jit
-def preference_regret_matching(cumulative_regret, legal, delta, shifts, out):
+def preference_regret_matching(cumulative_regret: np.ndarray,
+                               legal: np.ndarray, delta: np.ndarray,
+                               shifts: np.ndarray, out: np.ndarray) -> None:
   """Pref-CFR(RM), eq. (10) with the vulnerability shift W beta of eq. (12):
   each row's strategy is proportional to delta (R - shift)+ over its legal
   actions, or the module docstring's fallback when none is positive.
@@ -131,7 +134,9 @@ def preference_regret_matching(cumulative_regret, legal, delta, shifts, out):
 
 
 @_jit
-def preference_best_response(cumulative_regret, legal, delta, shifts, out):
+def preference_best_response(cumulative_regret: np.ndarray, legal: np.ndarray,
+                             delta: np.ndarray, shifts: np.ndarray,
+                             out: np.ndarray) -> None:
   """Pref-CFR(BR), eqs. (11) and (13): each row plays the legal action of
   largest delta (R - shift), the lowest id on ties, when some R - shift > 0;
   otherwise the module docstring's fallback.
@@ -370,7 +375,7 @@ class PrefCFRSolver(RegretMinimizationSolver):
     own array (kept in both units)."""
     return self._rule_state["cumulative_reach"]
 
-  def _make_rules(self):
+  def _make_rules(self) -> Rules:
     # The degrees are the config's specs applied to this game.
     config = self._config
     tree = self._tree

@@ -16,7 +16,7 @@ or ``[(action, prob), ...]``, a dict ``infostate key -> [(action, prob), ...]``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 import numpy as np
 import pyspiel
@@ -114,7 +114,7 @@ def _from_rows(tree: GameTree, lookup: dict[str, int], rows: np.ndarray,
   return rows[index]
 
 
-def _from_dict(tree: GameTree, table: Mapping, fallback,
+def _from_dict(tree: GameTree, table: Mapping, fallback: Any,
                name: str) -> np.ndarray:
   result = (np.zeros((tree.num_infosets, tree.num_distinct_actions))
             if fallback is None else np.array(fallback, dtype=np.float64))
@@ -166,8 +166,8 @@ def _write_row(tree: GameTree, row: int, entries: Any, result: np.ndarray,
     result[row, action] = prob
 
 
-def _as_state_function(policy, name: str) -> Callable[[pyspiel.State, int],
-                                                       Any]:
+def _as_state_function(policy: Any, name: str
+                       ) -> Callable[[pyspiel.State, int], Any]:
   if isinstance(policy, openspiel_policy.Policy):
     return policy.action_probabilities
   if isinstance(policy, pyspiel.Policy):
@@ -181,7 +181,9 @@ def _as_state_function(policy, name: str) -> Callable[[pyspiel.State, int],
       f"{type(policy).__name__}.")
 
 
-def _from_callable(tree: GameTree, state_policy, name: str) -> np.ndarray:
+def _from_callable(tree: GameTree,
+                   state_policy: Callable[[pyspiel.State, int], Any],
+                   name: str) -> np.ndarray:
   result = np.zeros((tree.num_infosets, tree.num_distinct_actions))
   for row in range(tree.num_infosets):
     state = tree.state(int(tree.infoset_history[row]))
@@ -190,7 +192,7 @@ def _from_callable(tree: GameTree, state_policy, name: str) -> np.ndarray:
   return result
 
 
-def _raise_missing(tree: GameTree, rows: np.ndarray, name: str):
+def _raise_missing(tree: GameTree, rows: np.ndarray, name: str) -> NoReturn:
   examples = ", ".join(repr(tree.infoset_keys[r]) for r in rows[:3])
   raise ValueError(
       f"{name} has no entry for {len(rows)} of the {tree.num_infosets} "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, SupportsIndex
 
 import numpy as np
 import pyspiel
@@ -38,7 +39,7 @@ class _LazyStates(Sequence):
   def __len__(self) -> int:
     return self._tree.num_infosets
 
-  def __getitem__(self, index):
+  def __getitem__(self, index: int | slice) -> Any:
     if isinstance(index, slice):
       return [self[i] for i in range(*index.indices(len(self)))]
     return self._tree.state(int(self._tree.infoset_history[index]))
@@ -90,12 +91,13 @@ class TabularPolicy(openspiel_policy.TabularPolicy, Mapping):
   def _random_state(self, value: np.random.RandomState) -> None:
     self.__dict__["_sampler"] = value
 
-  def __copy__(self, copy_action_probability_array: bool = True):
+  def __copy__(self, copy_action_probability_array: bool = True
+               ) -> TabularPolicy:
     result = super().__copy__(copy_action_probability_array)
     result.__class__ = type(self)
     return result
 
-  def __reduce_ex__(self, protocol):
+  def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
     if isinstance(self.states, _LazyStates):  # Built by to_tabular_policy.
       return (_rebuild_policy, (self.game, self.action_probability_array))
     return super().__reduce_ex__(protocol)
