@@ -252,3 +252,13 @@ def test_the_committed_report_is_paged_and_names_no_machine_path():
     assert not re.search(r"/work/|/home/|/tmp/|unfinished", text), path
     assert "(uncommitted changes)" not in text, path
   assert 'class="verdict verdict-' in (DOCS / "findings.md").read_text()
+
+
+def test_a_page_of_several_papers_is_named_after_what_it_is(tmp_path):
+  index = _write(tmp_path, {"solver_league": _section("solver_league", [
+      _claim("Farina (2021)", "PCFR+ first", "holds", "a.png"),
+      _claim("Sokota (2023)", "MMD settles", "holds partly", "b.png"),
+      _claim("ours", "our check", "holds", "c.png")])})
+  page = (tmp_path / "reproduction" / "solver_league.md").read_text()
+  assert page.startswith("# Solver league\n")
+  assert "| Farina (2021); Sokota (2023) |" in index.read_text()

@@ -502,16 +502,26 @@ def write_report(path: str | Path, sections: dict[str, dict],
   previous = previous_sections([folder / f"{page}.md" for page in by_page])
   texts: dict[str, str] = {}
   titles: dict[str, str] = {}
+  page_papers: dict[str, list[str]] = {}
   for name, section in sections.items():
     kept = previous.get(name, "")
     if not section["claims"] and kept and NO_RESULTS not in kept:
       texts[name] = "\n".join(_kept_lines(kept, section.get("problem")))
     else:
       texts[name] = "\n".join(_section_lines(name, section, folder))
-    if section["claims"] and page_of(name) not in titles:
-      titles[page_of(name)] = section["claims"][0].paper
-  for page in by_page:  # A page all kept keeps its title.
-    if page not in titles:
+    for claim in section["claims"]:  # Our own claims name no paper.
+      if claim.paper not in page_papers.setdefault(page_of(name), []) + [
+          "ours"]:
+        page_papers[page_of(name)].append(claim.paper)
+  for page in by_page:
+    # A page is named after its paper when it has one, after what it is
+    # when it has several, and keeps its title when all its sections are
+    # kept.
+    if len(page_papers.get(page, [])) == 1:
+      titles[page] = page_papers[page][0]
+    elif page_papers.get(page):
+      titles[page] = page_title(page)
+    else:
       title = _page_title_in(folder / f"{page}.md")
       if title:
         titles[page] = title
@@ -532,9 +542,10 @@ def write_report(path: str | Path, sections: dict[str, dict],
     atomic_write(folder / f"{page}.md",
                  "\n".join(_page_lines(title, page_text, path)))
     badges = badges_in("\n".join(page_text))
+    papers = "; ".join(page_papers.get(page, [])) or titles.get(page, "-")
     index.append(
         f"| [{page_title(page)}]({folder.name}/{page}.md) | "
-        f"{markdown_cell(titles.get(page, '-'))} | "
+        f"{markdown_cell(papers)} | "
         + ", ".join(f"[{name}]({folder.name}/{page}.md#{_anchor(texts[name])})"
                     for name in names) + f" | {_counts(badges)} |")
   index.append("")
