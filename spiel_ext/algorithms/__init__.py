@@ -19,33 +19,63 @@ compile on first use (about 20 s once; the compiled code is cached on
 disk).
 """
 
-from spiel_ext.algorithms.cfr import (CFRConfig, CFRPlusConfig, CFRPlusSolver,
-                                      CFRSolver, DCFRConfig, DCFRSolver,
-                                      LCFRConfig, LCFRSolver)
-from spiel_ext.algorithms.dcfr_plus import (DCFRPlusConfig, DCFRPlusSolver,
-                                            PDCFRPlusConfig, PDCFRPlusSolver)
-from spiel_ext.algorithms.external_sampling import (ExternalSamplingConfig,
-                                                    ExternalSamplingSolver)
-from spiel_ext.algorithms.fictitious_play import (BUFPConfig, BUFPSolver,
-                                                  FictitiousPlayConfig,
-                                                  FictitiousPlaySolver,
-                                                  GXFPConfig, GXFPSolver,
-                                                  XFPConfig, XFPSolver)
-from spiel_ext.algorithms.mccfr import (ChanceSampledCFRConfig,
-                                        ChanceSampledCFRSolver)
-from spiel_ext.algorithms.mmd import MMDConfig, MMDSolver
-from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
-                                            OpenSpielCFRConfig,
-                                            OpenSpielCppCFRAdapter,
-                                            OpenSpielCppCFRConfig)
-from spiel_ext.algorithms.pcfr_plus import PCFRPlusConfig, PCFRPlusSolver
-from spiel_ext.algorithms.pref_cfr import PrefCFRConfig, PrefCFRSolver
-from spiel_ext.algorithms.preferences import (FirstDecisions,
-                                              preference_degrees,
-                                              vulnerability_degrees)
-from spiel_ext.algorithms.protocol import Progress, SolverProtocol
-from spiel_ext.algorithms.regret import (RegretMinimizationConfig,
-                                         RegretMinimizationSolver)
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+  from spiel_ext.algorithms.cfr import (CFRConfig, CFRPlusConfig, CFRPlusSolver,
+                                        CFRSolver, DCFRConfig, DCFRSolver,
+                                        LCFRConfig, LCFRSolver)
+  from spiel_ext.algorithms.dcfr_plus import (DCFRPlusConfig, DCFRPlusSolver,
+                                              PDCFRPlusConfig, PDCFRPlusSolver)
+  from spiel_ext.algorithms.external_sampling import (ExternalSamplingConfig,
+                                                      ExternalSamplingSolver)
+  from spiel_ext.algorithms.fictitious_play import (BUFPConfig, BUFPSolver,
+                                                    FictitiousPlayConfig,
+                                                    FictitiousPlaySolver,
+                                                    GXFPConfig, GXFPSolver,
+                                                    XFPConfig, XFPSolver)
+  from spiel_ext.algorithms.mccfr import (ChanceSampledCFRConfig,
+                                          ChanceSampledCFRSolver)
+  from spiel_ext.algorithms.mmd import MMDConfig, MMDSolver
+  from spiel_ext.algorithms.openspiel import (OpenSpielCFRAdapter,
+                                              OpenSpielCFRConfig,
+                                              OpenSpielCppCFRAdapter,
+                                              OpenSpielCppCFRConfig)
+  from spiel_ext.algorithms.pcfr_plus import PCFRPlusConfig, PCFRPlusSolver
+  from spiel_ext.algorithms.pref_cfr import PrefCFRConfig, PrefCFRSolver
+  from spiel_ext.algorithms.preferences import (FirstDecisions,
+                                                preference_degrees,
+                                                vulnerability_degrees)
+  from spiel_ext.algorithms.protocol import Progress, SolverProtocol
+  from spiel_ext.algorithms.regret import (RegretMinimizationConfig,
+                                           RegretMinimizationSolver)
+
+# Each name is imported from its module on first use (``from
+# spiel_ext.algorithms import CFRSolver`` imports the CFR solvers only), so
+# that importing one solver does not import all of them.
+_NAMES_BY_MODULE = {
+    "cfr": ["CFRConfig", "CFRPlusConfig", "CFRPlusSolver", "CFRSolver",
+            "DCFRConfig", "DCFRSolver", "LCFRConfig", "LCFRSolver"],
+    "dcfr_plus": ["DCFRPlusConfig", "DCFRPlusSolver", "PDCFRPlusConfig",
+                  "PDCFRPlusSolver"],
+    "external_sampling": ["ExternalSamplingConfig", "ExternalSamplingSolver"],
+    "fictitious_play": ["BUFPConfig", "BUFPSolver", "FictitiousPlayConfig",
+                        "FictitiousPlaySolver", "GXFPConfig", "GXFPSolver",
+                        "XFPConfig", "XFPSolver"],
+    "mccfr": ["ChanceSampledCFRConfig", "ChanceSampledCFRSolver"],
+    "mmd": ["MMDConfig", "MMDSolver"],
+    "openspiel": ["OpenSpielCFRAdapter", "OpenSpielCFRConfig",
+                  "OpenSpielCppCFRAdapter", "OpenSpielCppCFRConfig"],
+    "pcfr_plus": ["PCFRPlusConfig", "PCFRPlusSolver"],
+    "pref_cfr": ["PrefCFRConfig", "PrefCFRSolver"],
+    "preferences": ["FirstDecisions", "preference_degrees",
+                    "vulnerability_degrees"],
+    "protocol": ["Progress", "SolverProtocol"],
+    "regret": ["RegretMinimizationConfig", "RegretMinimizationSolver"],
+}
+_LAZY = {name: f"{__name__}.{module}"
+         for module, names in _NAMES_BY_MODULE.items() for name in names}
 
 # The solver classes and helpers. The configs are importable from here too
 # (and are each solver's ``Config``), as are the protocol's Progress and
@@ -58,3 +88,17 @@ __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
            "FirstDecisions", "RegretMinimizationSolver", "OpenSpielCFRAdapter",
            "OpenSpielCppCFRAdapter",
            "preference_degrees", "vulnerability_degrees"]
+
+
+def __getattr__(name: str) -> object:
+  """The names of :data:`_LAZY`, imported from their module on first use."""
+  module = _LAZY.get(name)
+  if module is None:
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+  value = getattr(importlib.import_module(module), name)
+  globals()[name] = value
+  return value
+
+
+def __dir__() -> list[str]:
+  return sorted(set(globals()) | set(_LAZY))

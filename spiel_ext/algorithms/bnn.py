@@ -35,6 +35,7 @@ information gain".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -102,6 +103,20 @@ class BNNRewardModel:
     observations: the number of outcomes recorded.
     steps: the number of training steps taken.
   """
+
+  # The checked options (see Args), set by the constructor.
+  hidden: int
+  learning_rate: float
+  batch_size: int
+  prior_sigma: float
+  seed: int
+  kl_step_size: float
+  noise_samples: int
+  standardize: bool
+  likelihood: str
+  likelihood_sigma: float
+  kl_noise: str
+  init: str
 
   def __init__(self, tree: GameTree, *, hidden: int = 32, features: int = 6,
                learning_rate: float = 0.005, batch_size: int = 500,
@@ -237,7 +252,8 @@ class BNNRewardModel:
           np.array(state["kl_generator"], dtype=np.uint8)))
 
   # ------------------------------------------------------------- the data
-  def observe(self, terminal, reward: float) -> None:
+  def observe(self, terminal: int | Sequence[int] | np.ndarray,
+              reward: float) -> None:
     """Records one outcome: the terminal history reached (or an episode's
     path of histories, root to terminal, as the conjugate model takes) and
     player 0's reward there (Bernoulli: > 0 a win, otherwise a loss;
@@ -281,12 +297,12 @@ class BNNRewardModel:
             for name, rho in self.rho.items()}
 
   @staticmethod
-  def _logit(weights: dict, inputs):
+  def _logit(weights: dict, inputs: Any) -> Any:
     """The network's logit for ``inputs`` [..., features]."""
     hidden = (inputs @ weights["w1"] + weights["b1"]).relu()
     return hidden @ weights["w2"] + weights["b2"]
 
-  def _mean_negative_log_likelihood(self, outputs, targets):
+  def _mean_negative_log_likelihood(self, outputs: Any, targets: Any) -> Any:
     """The mean over ``outputs`` of -log p(target | output)."""
     torch, _ = import_torch()
     if self.likelihood == "gaussian":
@@ -303,7 +319,7 @@ class BNNRewardModel:
         self.mu[name].shape, generator=self._generator)
             for name in self._names}
 
-  def _kl_to_prior(self, sigmas: dict):
+  def _kl_to_prior(self, sigmas: dict) -> Any:
     """KL(q || N(0, prior_sigma^2)), summed over all weights."""
     torch, _ = import_torch()
     total = torch.zeros(())
@@ -341,7 +357,7 @@ class BNNRewardModel:
           torch.as_tensor(self._data_win[picks]), self.observations)
     return loss_value
 
-  def _step(self, positions, targets, data_size: int) -> float:
+  def _step(self, positions: Any, targets: Any, data_size: int) -> float:
     """One Adam step on the negative ELBO per datum of the minibatch
     (terminal ``positions``, ``targets``) from ``data_size`` data; returns
     that loss."""
@@ -442,7 +458,7 @@ class BNNRewardModel:
     return {name: self.mu[name] + sigmas[name] * self._noise[name]
             for name in self._names}
 
-  def _terminal_win_probability(self):
+  def _terminal_win_probability(self) -> Any:
     """[noise_samples, terminals] P(win) under each fixed draw."""
     torch, func = import_torch()
     with torch.no_grad():

@@ -49,7 +49,8 @@ def _sample_loss_gradients(logit: Callable, loss: Callable,
   softplus = torch.nn.functional.softplus
   logit = func.vmap(logit, in_dims=(0, None))  # over the draws
 
-  def sample_loss(mu, rho, inputs, target, noise):
+  def sample_loss(mu: dict, rho: dict, inputs: Any, target: Any,
+                  noise: dict) -> Any:
     """The one-sample loss of (inputs, target), averaged over the draws
     ``noise`` ([noise_samples, ...] eps of every weight)."""
     weights = {name: mu[name] + softplus(rho[name]) * noise[name]
@@ -119,7 +120,7 @@ def sampled_target_kl(logit: Callable, loss: Callable, mu: dict, rho: dict,
 
 
 def expected_update_kl(logit: Callable, draws: dict, sigmas: dict,
-                       noise: dict, inputs: Any, kl_step_size: float):
+                       noise: dict, inputs: Any, kl_step_size: float) -> Any:
   """VIME's second-order expected KL of one update on a hypothetical win
   or loss at each terminal, for the Bernoulli model (see
   ``BNNRewardModel.information_gain`` in :mod:`spiel_ext.algorithms.bnn`).

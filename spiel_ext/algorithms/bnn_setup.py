@@ -48,7 +48,7 @@ INITS = ("ours", "authors")
 MAX_KL_STEP_SIZE = 1e6
 
 
-def import_torch():
+def import_torch() -> tuple[Any, Any]:
   """PyTorch, imported when a model needs it.
 
   Returns:
@@ -101,8 +101,9 @@ def checked_options(*, hidden: Any, features: Any, learning_rate: Any,
   Raises:
     ValueError: an option out of its range, naming it.
   """
-  options = {"hidden": check_int("hidden", hidden, 1, MAX_HIDDEN),
-             "features": check_int("features", features, 1)}
+  options: dict[str, Any] = {
+      "hidden": check_int("hidden", hidden, 1, MAX_HIDDEN),
+      "features": check_int("features", features, 1)}
   # Adam moves every weight by up to about learning_rate per step; larger
   # steps than 1 only diverge (to NaN weights).
   options["learning_rate"] = check_real("learning_rate", learning_rate, 0.0,

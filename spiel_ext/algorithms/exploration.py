@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -74,6 +74,11 @@ from spiel_ext.algorithms.protocol import resolve_config
 from spiel_ext.engine import CHANCE, GameTree, GameView
 from spiel_ext.engine.model_passes import chance_reach_of
 from spiel_ext.engine.response_passes import both_best_responses
+
+if TYPE_CHECKING:
+  from spiel_ext.algorithms.bnn import BNNRewardModel
+  from spiel_ext.algorithms.posterior import ConjugatePosterior
+  from spiel_ext.games.unknown_env.learner import Episode
 
 BONUS_PLAYERS = ("zero_sum", "both")
 NORMALISATIONS = ("median", "none")
@@ -167,7 +172,7 @@ class InformationBonus:
   """
 
   def __init__(self, rules: GameTree, config: BonusConfig | None = None, *,
-               seed: int | None = 0, **options):
+               seed: int | None = 0, **options: Any):
     self.config = resolve_config(BonusConfig, config, options,
                                  "InformationBonus")
     information = self.config.information
@@ -176,18 +181,20 @@ class InformationBonus:
         maxlen=MEDIAN_WINDOW)
     self._calls = 0
     self._gain: np.ndarray | None = None
-    self.reward_model = None
+    self.reward_model: BNNRewardModel | None = None
     if information != "conjugate":
       # Only here: importing spiel_ext.algorithms must not import the
       # network's module (its users need the optional PyTorch).
       # pylint: disable-next=g-import-not-at-top
       from spiel_ext.algorithms.bnn import BNNRewardModel
-      options = (dict(hidden=64, learning_rate=0.01, batch_size=1000,
-                      likelihood="gaussian", kl_step_size=0.01,
-                      noise_samples=10, kl_noise="fresh", init="authors",
-                      prior_sigma=0.5)
-                 if information == "bnn_sampled" else {})
-      self.reward_model = BNNRewardModel(rules, seed=seed, **options)
+      network_options: dict[str, Any] = (
+          dict(hidden=64, learning_rate=0.01, batch_size=1000,
+               likelihood="gaussian", kl_step_size=0.01, noise_samples=10,
+               kl_noise="fresh", init="authors", prior_sigma=0.5)
+          if information == "bnn_sampled" else {})
+      # seed=None reaches the network's own check (a one-line error).
+      self.reward_model = BNNRewardModel(
+          rules, seed=seed, **network_options)  # type: ignore[arg-type]
 
   # The options, read from the config (written once, there).
   eta = config_property("eta", "The bonus weight")
@@ -197,7 +204,12 @@ class InformationBonus:
   kl_every = config_property(
       "kl_every", "How often the network's gain is recomputed")
 
-  def observe(self, episode) -> None:
+  def _network(self) -> BNNRewardModel:
+    """The reward network (information "bnn" or "bnn_sampled")."""
+    assert self.reward_model is not None
+    return self.reward_model
+
+  def observe(self, episode: Episode) -> None:
     """The network of information="bnn" learns from observed outcomes.
 
     Args:
@@ -205,25 +217,27 @@ class InformationBonus:
         (ignored for the other information models).
     """
     if self.information == "bnn":
-      self.reward_model.observe(episode.histories, episode.reward)
+      self._network().observe(episode.histories, episode.reward)
 
-  def _raw_gain(self, posterior, utility: np.ndarray) -> np.ndarray | None:
+  def _raw_gain(self, posterior: ConjugatePosterior,
+                utility: np.ndarray) -> np.ndarray | None:
     """[terminals] KL before normalisation (None: no bonus this call)."""
     if self.information == "conjugate":
       return posterior.information_gain()[self._terminals]
     if self.information == "bnn":
-      self.reward_model.train(1)
+      self._network().train(1)
       if self._gain is None or self._calls % self.kl_every == 0:
-        self._gain = self.reward_model.information_gain()[self._terminals]
+        self._gain = self._network().information_gain()[self._terminals]
       return self._gain
     targets = utility[self._terminals, 1].copy()  # Player 1's drawn reward.
     if self._calls == 0:
       return None
-    gain = self.reward_model.sampled_target_information_gain(targets)
-    self.reward_model.train_on_targets(targets)
+    gain = self._network().sampled_target_information_gain(targets)
+    self._network().train_on_targets(targets)
     return gain
 
-  def gain(self, posterior, utility: np.ndarray) -> np.ndarray | None:
+  def gain(self, posterior: ConjugatePosterior,
+           utility: np.ndarray) -> np.ndarray | None:
     """[terminals] the normalised gain KL(z) of this call (None on the
     authors' network's first call).
 
@@ -238,6 +252,7 @@ class InformationBonus:
     Returns:
       [terminals] gains in ``rules.terminals`` order, or None.
     """
+    raw: np.ndarray | None
     if self.information == "conjugate" and self.normalisation == "median":
       # What the general steps below compute, in two numba calls.
       self._calls += 1
@@ -278,7 +293,8 @@ class InformationBonus:
                     self.players == "zero_sum")
     return utility
 
-  def apply(self, posterior, utility: np.ndarray) -> np.ndarray:
+  def apply(self, posterior: ConjugatePosterior,
+            utility: np.ndarray) -> np.ndarray:
     """This iteration's gain (:meth:`gain`) shifted into ``utility``.
 
     Args:
@@ -329,7 +345,7 @@ class InformationBonus:
       raise ValueError(f"checkpoint bonus is for another information "
                        f"model than {self.information!r}.")
     if network is not None:
-      self.reward_model.load_state_dict(network)
+      self._network().load_state_dict(network)
     self._medians = collections.deque(medians, maxlen=MEDIAN_WINDOW)
     self._calls = int(state["calls"])
     self._gain = gain
@@ -442,8 +458,8 @@ class AverageModel:
 EXPLORATIONS = ("default", "br_dirc", "best_response")
 
 
-def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
-                      draw: GameView,
+def exploring_actions(rules: GameTree, exploration: str | None,
+                      average: np.ndarray, draw: GameView,
                       average_model: tuple[np.ndarray, np.ndarray] | None
                       ) -> list[np.ndarray]:
   """Each player's exploring pure strategy against the other's average:
@@ -465,6 +481,7 @@ def exploring_actions(rules: GameTree, exploration: str, average: np.ndarray,
     arrays.
   """
   if exploration == "default":
+    assert average_model is not None  # Kept for "default".
     reach = draw.reach(average)
     target = rules.with_vouched_model(utility=utility_difference(
         np.ascontiguousarray(reach[:, -1]), draw.utility,

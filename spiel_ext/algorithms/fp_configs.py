@@ -22,7 +22,7 @@ The solvers that run them are in :mod:`spiel_ext.algorithms.fictitious_play`
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from spiel_ext.algorithms.base import SolverConfig, set_field
 from spiel_ext.algorithms.checks import (check_bool, check_choice,
@@ -225,7 +225,8 @@ class FictitiousPlayConfig(SolverConfig):
     Returns:
       The config's ``decision`` and ``step`` rule objects.
     """
-    return self.decision, self.step
+    # __post_init__ has replaced rule names by rule objects.
+    return cast(DecisionRule, self.decision), cast(StepRule, self.step)
 
   def composition(self) -> "FictitiousPlayConfig":
     """The decision and step rules and options this config runs: itself.
@@ -241,7 +242,16 @@ class _NamedVariantConfig(SolverConfig):
   common options make the FictitiousPlayConfig it runs."""
 
   # The variant's own bool fields, checked before the common options.
-  _FLAGS = ()
+  _FLAGS: ClassVar[tuple[str, ...]] = ()
+
+  if TYPE_CHECKING:
+    # Fields and the method every named variant declares.
+    alternating_updates: bool
+    min_action_prob: float
+    initial_policy: Any
+    seed: int | None
+
+    def rules(self) -> tuple[DecisionRule, StepRule]: ...
 
   def __post_init__(self) -> None:
     _check_fp_options(self, *self._FLAGS)

@@ -16,6 +16,7 @@ the information bonus of those with one. The learners themselves are in
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,9 +27,9 @@ from spiel_ext.algorithms.contract import (Contract, SolverConfig,
                                            check_array, check_count,
                                            set_field)
 from spiel_ext.algorithms.exploration import InformationBonus
-from spiel_ext.algorithms.learner_parts import BonusPlacement
+from spiel_ext.algorithms.learner_parts import BonusPlacement, NoBonus
 from spiel_ext.algorithms.model_kernels import normalised_rows
-from spiel_ext.engine import compile_game, load_game
+from spiel_ext.engine import GameTree, compile_game, load_game
 from spiel_ext.games.unknown_env import Environment
 from spiel_ext.policy import TabularPolicy, to_tabular_policy
 
@@ -59,7 +60,7 @@ LEARNER_ARGS = """
 """
 
 
-def environment_of(game: pyspiel.Game | str):
+def environment_of(game: pyspiel.Game | str) -> Environment:
   """The learner's :class:`Environment` of a true-game string.
 
   Args:
@@ -176,6 +177,8 @@ class EpisodeLearner(Contract):
   # without a leading underscore.
   _SAVED_ARRAYS: ClassVar[tuple[str, ...]] = ()
   _rng: np.random.Generator
+  # The average's numerator, [rules infosets, actions] (set by _build).
+  cumulative_policy: np.ndarray
   # A learner's state is checked against its whole config, the seed
   # included (its network's state names the seed it was built with).
   _FREE_FIELDS = ()
@@ -248,7 +251,8 @@ class EpisodeLearner(Contract):
     """
     raise NotImplementedError
 
-  def _own_steps(self, path, player: int) -> list[tuple[int, int]]:
+  def _own_steps(self, path: Sequence[int] | np.ndarray,
+                 player: int) -> list[tuple[int, int]]:
     """(infoset row, action) of each of ``player``'s decisions along an
     episode's path of histories."""
     rules = self.rules
@@ -347,11 +351,17 @@ class BonusLearner:
 
   # Where the bonus goes (a BonusPlacement design): each subclass says.
   _bonus_design: str
+  # What the EpisodeLearner base provides.
+  placement: NoBonus
+  rules: GameTree
+  config: Any
 
   @property
   def bonus(self) -> InformationBonus:
     """The information bonus (``placement.bonus``)."""
-    return self.placement.bonus
+    placement = self.placement
+    assert isinstance(placement, BonusPlacement)  # Built by _placement.
+    return placement.bonus
 
   def _placement(self) -> BonusPlacement:
     """The bonus, built from the config, where ``_bonus_design`` puts it."""

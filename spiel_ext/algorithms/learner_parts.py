@@ -263,7 +263,7 @@ class Playing(StatelessPart):
   """
 
   needs_draw = False
-  average_model = None
+  average_model: AverageModel | None = None
 
   def __init__(self, play: str, episodes: int = 2):
     self.play = play
@@ -341,8 +341,8 @@ class Exploring(Playing):
   def __init__(self, rules: GameTree, exploration: str | None):
     super().__init__("explore")
     self.exploration = exploration
-    self.average_model = (AverageModel(rules) if exploration == "default"
-                          else None)
+    self.average_model: AverageModel | None = (
+        AverageModel(rules) if exploration == "default" else None)
 
   def record(self, rules: GameTree, model: Model) -> None:
     """Adds the solver's model game to the average model ("default").
@@ -369,6 +369,7 @@ class Exploring(Playing):
     Returns:
       [player 0 explores, player 1 explores] joint strategies.
     """
+    assert draw is not None  # needs_draw: the learner passes its draw.
     average = solver.average_strategy()
     exploring = exploring_actions(
         rules, self.exploration, average, draw,

@@ -85,6 +85,9 @@ class _OpenSpielAdapter(Contract):
 
   # As a solver's: the pyspiel game (``_game``).
   game = Solver.game
+  # Set by the subclass's constructor.
+  _game: pyspiel.Game
+  _solver: Any
 
   @property
   def solver(self) -> Any:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 from collections.abc import Mapping
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 import numpy as np
 
@@ -40,6 +40,13 @@ _WALK = object()
 
 T = TypeVar("T")
 Walk = Callable[[Any, str], Any]
+
+
+class DecodeWalk(Protocol):
+  """The inverse walk handed to a ``decode`` reader (``at`` is optional)."""
+
+  def __call__(self, item: Any, at: str = "", /) -> Any:
+    ...  # pragma: no cover
 
 
 def plain_data(cls: type[T]) -> type[T]:
@@ -80,7 +87,7 @@ class Form:
     mapping_types: the mapping classes the form walks into.
   """
 
-  mapping_types: tuple[type, ...] = (Mapping,)
+  mapping_types: tuple[type[Mapping], ...] = (Mapping,)
 
   def leaf(self, value: Any, where: str) -> Any:
     """``value`` written, or ``_WALK`` to walk into it.
@@ -170,7 +177,7 @@ def encode(value: Any, form: Form, where: str = "value") -> Any:
   return form.other(value, where, walk)
 
 
-def decode(value: Any, special: Callable[[Mapping, Walk], Any]) -> Any:
+def decode(value: Any, special: Callable[[Mapping, DecodeWalk], Any]) -> Any:
   """The inverse walk: lists item by item, mappings key by key unless
   ``special`` reads them (it returns ``_WALK`` for a plain mapping).
 
@@ -224,7 +231,8 @@ class _ConfigForm(Form):
   def other(self, value: Any, where: str, walk: Walk) -> Any:
     if PLAIN_TYPES.get(type(value).__name__) is type(value):
       plain = {_TYPE_KEY: type(value).__name__}
-      for field in dataclasses.fields(value):
+      # A registered class is a dataclass (mypy narrows value to object).
+      for field in dataclasses.fields(value):  # type: ignore[arg-type]
         if field.init:
           plain[field.name] = walk(getattr(value, field.name),
                                    f"{where}.{field.name}")
@@ -318,7 +326,7 @@ def to_plain(value: Any, name: str = "value") -> Any:
   return encode(value, CONFIG, name)
 
 
-def _read_type(value: Mapping, walk: Walk) -> Any:
+def _read_type(value: Mapping, walk: DecodeWalk) -> Any:
   """A registered value object, or ``_WALK`` for a plain mapping."""
   if _TYPE_KEY not in value:
     return _WALK
@@ -391,7 +399,7 @@ def from_document(value: Any, arrays: Mapping[str, np.ndarray]) -> Any:
   Raises:
     KeyError: a marker naming an array that is not in ``arrays``.
   """
-  def special(mapping: Mapping, walk: Walk) -> Any:
+  def special(mapping: Mapping, walk: DecodeWalk) -> Any:
     if len(mapping) != 1:
       return _WALK
     (key, item), = mapping.items()

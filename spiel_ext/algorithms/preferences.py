@@ -71,7 +71,7 @@ class FirstDecisions:
 
   player: int | None = None
 
-  def __post_init__(self):
+  def __post_init__(self) -> None:
     player = self.player
     if player is not None and (not is_integer(player) or player < 0):
       raise ValueError("FirstDecisions: player must be None or a player id "
@@ -182,7 +182,7 @@ def _callable_rows(tree: GameTree, where: Callable) -> np.ndarray:
   return rows.astype(np.int64)
 
 
-def _infoset_row(tree: GameTree, item, name: str) -> int:
+def _infoset_row(tree: GameTree, item: Any, name: str) -> int:
   if isinstance(item, str):
     if item not in tree.key_to_infoset:
       raise ValueError(f"{name}: unknown infoset key {item!r} for "
@@ -297,6 +297,7 @@ def normalise_preference(
 def _group_rows(tree: GameTree, group: PreferenceGroup,
                 scoped_rows: np.ndarray) -> tuple[Any, str]:
   """(the rows ``group`` applies to, how a message names them)."""
+  rows: np.ndarray | list[int]
   if group.kind == "scope":
     rows, origin = scoped_rows, "the scope"
   elif group.kind == "player":
@@ -314,8 +315,8 @@ def _group_rows(tree: GameTree, group: PreferenceGroup,
   return rows, origin
 
 
-def _set_degree(tree: GameTree, delta: np.ndarray, rows, origin: str,
-                label: Any, number: float,
+def _set_degree(tree: GameTree, delta: np.ndarray, rows: Iterable[int],
+                origin: str, label: Any, number: float,
                 labels: Callable[[int], dict[str, int]]) -> None:
   """Writes ``number`` on the action ``label`` at each of ``rows`` where it
   is legal."""
