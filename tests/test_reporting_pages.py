@@ -262,3 +262,7 @@ def test_a_page_of_several_papers_is_named_after_what_it_is(tmp_path):
   page = (tmp_path / "reproduction" / "solver_league.md").read_text()
   assert page.startswith("# Solver league\n")
   assert "| Farina (2021); Sokota (2023) |" in index.read_text()
+  # Kept (no results now), the page and the index say the same.
+  _write(tmp_path, {"solver_league": {"scale": "no", "claims": []}})
+  assert (tmp_path / "reproduction" / "solver_league.md").read_text() == page
+  assert "| Farina (2021); Sokota (2023) |" in index.read_text()

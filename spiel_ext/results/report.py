@@ -509,10 +509,14 @@ def write_report(path: str | Path, sections: dict[str, dict],
       texts[name] = "\n".join(_kept_lines(kept, section.get("problem")))
     else:
       texts[name] = "\n".join(_section_lines(name, section, folder))
-    for claim in section["claims"]:  # Our own claims name no paper.
-      if claim.paper not in page_papers.setdefault(page_of(name), []) + [
-          "ours"]:
-        page_papers[page_of(name)].append(claim.paper)
+    # The papers of its claims (read back from a kept section's blocks);
+    # our own claims name no paper.
+    papers = ([claim.paper for claim in section["claims"]] or
+              re.findall(r"^\| \d+ \| [^|]* \| ([^|]*) \|$", texts[name],
+                         flags=re.M))
+    for paper in papers:
+      if paper not in page_papers.setdefault(page_of(name), []) + ["ours"]:
+        page_papers[page_of(name)].append(paper)
   for page in by_page:
     # A page is named after its paper when it has one, after what it is
     # when it has several, and keeps its title when all its sections are
