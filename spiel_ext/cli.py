@@ -30,6 +30,7 @@ import warnings
 from pathlib import Path
 
 from absl import app, flags
+from absl import logging as absl_logging
 
 FLAGS = flags.FLAGS
 
@@ -218,6 +219,15 @@ def _summary(name: str, outputs, seconds: float, experiments: int) -> None:
     print(f"{name}: table   {path}")
 
 
+def _quickstart_table(folder: Path) -> str:
+  from spiel_ext.experiments.quickstart import result_table  # pylint: disable=g-import-not-at-top
+  return result_table(folder)
+
+
+# The experiments whose result (not only its files) the command prints.
+_RESULT_TABLES = {"quickstart": _quickstart_table}
+
+
 def plan(flag_values=FLAGS) -> list:
   """[(experiment name, settings)] the flags ask for, every value checked
   before anything runs; ends with a one-line error otherwise.
@@ -306,7 +316,16 @@ def main(argv: list[str]) -> None:
   """absl's main: runs the parsed flags (positional arguments are refused)."""
   if len(argv) > 1:
     _fail(f"unexpected arguments: {argv[1:]}")
+  if FLAGS.quiet:
+    quiet_logging()
   run(FLAGS)
+
+
+def quiet_logging() -> None:
+  """--quiet: no info lines from absl's or Python's logging; warnings and
+  errors still show."""
+  absl_logging.set_verbosity(absl_logging.WARNING)
+  logging.getLogger().setLevel(logging.WARNING)
 
 
 def run(flag_values) -> None:
@@ -346,6 +365,8 @@ def run(flag_values) -> None:
     seconds = time.perf_counter() - start
     for (name, _), outputs in zip(plans, all_outputs):
       _summary(name, outputs, seconds, len(plans))
+      if name in _RESULT_TABLES:
+        print(_RESULT_TABLES[name](outputs.folder), end="")
   except (ValueError, ImportError, FolderLocked, OutputError) as error:
     _fail(_flag_names(str(error)))
   except OSError as error:  # Any other file error: say which file.
@@ -366,6 +387,28 @@ def _one_line_warning(message, category, *unused) -> str:
   return f"{category.__name__}: {message}\n"
 
 
+# The tool's own help; absl's flags stay under --helpfull.
+_HELP_FLAGS = {"--help", "-h", "--helpshort", "-?"}
+
+
+def tool_help(program: str = "spiel-ext") -> str:
+  """``--help``: what the command does, its own flags with their help and
+  the experiments it runs (absl's flags are under ``--helpfull``).
+
+  Args:
+    program: the command's name, for the usage line.
+
+  Returns:
+    The help text.
+  """
+  module = FLAGS.find_module_defining_flag("experiment")
+  flags_help = "\n".join(line for line in FLAGS.module_help(module).split("\n")
+                         if line.strip() and line != f"{module}:")
+  return (f"usage: {program} [flags]\n\n{__doc__}\nflags:\n{flags_help}\n"
+          f"  (absl's own flags, logging included: --helpfull)\n\n"
+          f"{_catalogue()}")
+
+
 def entry_point(program: str = "spiel-ext") -> None:
   """Parses the command line and runs it: the ``spiel-ext`` command.
 
@@ -378,6 +421,9 @@ def entry_point(program: str = "spiel-ext") -> None:
   # absl formats the docstring with %: a literal % is written %%.
   main_module.__doc__ = ((__doc__ or "") + "\n" +
                          _catalogue().replace("%", "%%"))
+  if _HELP_FLAGS & set(sys.argv[1:]):
+    print(tool_help(program), end="")
+    raise SystemExit(0)
   warnings.formatwarning = _one_line_warning
   logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                       format="%(levelname)s: %(message)s")
