@@ -8,7 +8,7 @@ seeds. :func:`run_jobs` adds the progress report.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 from spiel_ext.executors.local import LocalExecutor
 from spiel_ext.executors.progress import progress_reporters
@@ -50,8 +50,9 @@ def make_executor(name: str, workers: int = 1, ray_address: str | None = None):
 def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
              checkpoint_every: int, quiet: bool = False,
              label: str = "run",
-             seconds_per_iteration: Callable[[WorkUnit], float] | None = None
-             ) -> None:
+             seconds_per_iteration: Callable[[WorkUnit], float] | None = None,
+             finishing: Sequence[tuple[float, Callable[[], Any]]] = ()
+             ) -> list[Any]:
   """Runs every job, in the order given, resuming finished and unfinished
   units from disk.
 
@@ -69,6 +70,13 @@ def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
       takes, evaluation included. Given, progress counts those seconds of
       work instead of iterations, so that the time left weighs each unit's
       remaining iterations by what they cost.
+    finishing: the steps that follow the units (merging the results,
+      writing figures and tables), each with its estimated work in the
+      progress's unit (seconds of work with ``seconds_per_iteration``,
+      iterations without): progress and the time left count them.
+
+  Returns:
+    What the finishing steps returned, in their order.
   """
   weights = {job.unit.unit_id: (seconds_per_iteration(job.unit)
                                 if seconds_per_iteration else 1.0)
@@ -76,13 +84,19 @@ def run_jobs(jobs: list[Job], output_dir: str | Path, executor,
   units, iterations = progress_reporters(
       label, len(jobs), sum(job.unit.iterations for job in jobs), quiet,
       work=(sum(job.unit.iterations * weights[job.unit.unit_id]
-                for job in jobs) if seconds_per_iteration else None))
+                for job in jobs) if seconds_per_iteration else None),
+      finishing=sum(work for work, _ in finishing))
   try:
     executor.run(jobs, output_dir, checkpoint_every,
                  on_iterations=lambda unit_id, count, resumed=False: (
                      iterations.update(count, count * weights[unit_id],
                                        resumed)),
                  on_unit_done=lambda _: units.update(1))
+    results = []
+    for work, step in finishing:
+      results.append(step())
+      iterations.finish(work)
+    return results
   finally:
     iterations.close()
     units.close()

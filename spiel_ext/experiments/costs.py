@@ -51,6 +51,13 @@ def seconds_per_iteration(unit: WorkUnit) -> float:
   return UNMEASURED_SECONDS_PER_ITERATION
 
 
+# About the seconds one experiment's finishing steps take after its last
+# unit (merging its results, writing its figures and tables; matplotlib's
+# import included), as the quickstart's took: the progress report's time
+# left counts them.
+FINISHING_SECONDS = 2.0
+
+
 def unit_seconds(job: Job) -> float:
   """The measured seconds ``job``'s whole unit takes (see
   :func:`seconds_per_iteration`).

@@ -5,6 +5,7 @@ disk) and its snapshots."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 from pathlib import Path
@@ -14,7 +15,7 @@ import numpy as np
 
 from spiel_ext.executors import Job, WorkUnit, run_jobs, unit_store
 from spiel_ext.executors.units import measure
-from spiel_ext.experiments.costs import (evaluation_share,
+from spiel_ext.experiments.costs import (FINISHING_SECONDS, evaluation_share,
                                          seconds_per_iteration, unit_seconds,
                                          units_time)
 from spiel_ext.experiments.declaration import Experiment, Outputs, Settings
@@ -151,7 +152,8 @@ def run_experiments(plans: Sequence[tuple[Experiment, Settings]],
   first, as :func:`run_experiment` does for one. The units of all the
   experiments then go to ``executor`` together, the most costly first (by
   the measured seconds per iteration of :mod:`.costs`), so that the
-  workers stay busy to the end; progress counts those seconds.
+  workers stay busy to the end; progress counts those seconds, and the
+  finishing steps' (:data:`.costs.FINISHING_SECONDS` each).
 
   Args:
     plans: the experiments with their checked settings.
@@ -190,12 +192,19 @@ def run_experiments(plans: Sequence[tuple[Experiment, Settings]],
                               resume, overwrite))
     pool = sorted((job for _, _, jobs in planned for job in jobs),
                   key=unit_seconds, reverse=True)
-    run_jobs(pool, output_dir, executor, checkpoint_every, quiet,
-             label=" + ".join(experiment.name for experiment, _ in plans),
-             seconds_per_iteration=seconds_per_iteration)
-    return [_close_run(experiment, Path(output_dir) / experiment.name,
-                       settings, jobs, run)
-            for (experiment, settings, jobs), run in zip(planned, opened)]
+    # Finishing runs in this process alone, while the units' work (in
+    # one core's seconds) is shared by the workers: in the progress's
+    # unit it weighs the workers' count.
+    finishing_work = FINISHING_SECONDS * getattr(executor, "workers", 1)
+    return run_jobs(
+        pool, output_dir, executor, checkpoint_every, quiet,
+        label=" + ".join(experiment.name for experiment, _ in plans),
+        seconds_per_iteration=seconds_per_iteration,
+        finishing=[(finishing_work, functools.partial(
+            _close_run, experiment, Path(output_dir) / experiment.name,
+            settings, jobs, run))
+                   for (experiment, settings, jobs), run in zip(planned,
+                                                                 opened)])
 
 
 def _open_run(name: str, folder: Path, settings: Settings,
