@@ -66,6 +66,7 @@ def test_pca_features_are_a_principal_basis():
   assert np.linalg.norm(features, axis=1).mean() < 2 * math.sqrt(6 / 50)
 
 
+@pytest.mark.slow
 def test_learns_known_win_probabilities(tiny):
   # A larger step than the default 0.005 reaches the same fit in a quarter
   # of the steps; the assertions are those of a 2,000-step default run.
@@ -84,6 +85,7 @@ def test_learns_known_win_probabilities(tiny):
   assert np.all(win[~tiny.is_terminal] == 0.0)
 
 
+@pytest.mark.slow
 def test_information_gain_shape_sign_and_shrinkage(tiny):
   model = BNNRewardModel(tiny, features=8, seed=0)
   terminals = tiny.terminals
@@ -278,6 +280,7 @@ def test_a_model_given_its_state_dict_continues_exactly(kuhn_rules,
         state)
 
 
+@pytest.mark.slow
 def test_vcfr_with_the_bnn_information_model_learns_and_resumes():
   """VCFR(information="bnn") runs, counts its episodes, improves on unknown
   Kuhn, and a pickled learner continues exactly."""
@@ -367,6 +370,7 @@ def test_sampled_targets_are_reproducible_for_a_fixed_seed(kuhn_rules):
   assert not np.array_equal(runs[0], runs[2])
 
 
+@pytest.mark.slow
 def test_train_on_targets_fits_constant_targets(kuhn_rules):
   model = BNNRewardModel(kuhn_rules, seed=0, batch_size=8,
                          learning_rate=0.01, likelihood="gaussian",
@@ -454,6 +458,7 @@ def test_fresh_kl_noise_is_seeded_and_new_on_every_call(kuhn_rules):
     assert torch.equal(fresh.rho[name], fixed.rho[name])
 
 
+@pytest.mark.slow
 def test_fresh_kl_averages_to_the_fixed_draw_expectation(kuhn_rules):
   """Each terminal's fresh KL is the fixed-draw KL under a new set of
   ``noise_samples`` draws, so its mean over calls is the fixed-draw KL's

@@ -162,6 +162,7 @@ def _report(folder, module, name, cache_folder):
   return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_editing_a_python_game_between_processes_gives_the_new_tree(tmp_path):
   cache_folder = tmp_path / "cache"
   _write_toy(tmp_path, "toy_stale_game", "engine_test_stale_toy", 1.0)

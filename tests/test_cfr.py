@@ -24,7 +24,9 @@ def _load(name):
   return pyspiel.load_game(name)
 
 
-@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("game_name", [
+    pytest.param(game, marks=pytest.mark.slow) if game == "leduc_poker"
+    else game for game in GAMES])
 @pytest.mark.parametrize("ours_class,reference_class", PAIRS,
                          ids=["cfr", "cfr+", "dcfr", "lcfr"])
 def test_iterates_match_openspiel_python(game_name, ours_class,

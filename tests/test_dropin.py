@@ -120,8 +120,9 @@ def _run(capsys, main, *args):
   return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("game,players", [("kuhn_poker", 2),
-                                          ("leduc_poker", 2)])
+@pytest.mark.parametrize("game,players", [
+    ("kuhn_poker", 2),
+    pytest.param("leduc_poker", 2, marks=pytest.mark.slow)])
 def test_cfr_example_with_our_cfr(capsys, game, players):
   flags = types.SimpleNamespace(iterations=30, game=game, players=players,
                                 print_freq=5)

@@ -123,6 +123,7 @@ _KILLED_RUN = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_kill_minus_nine_then_resume_equals_uninterrupted(tmp_path, workers):
   out = tmp_path / "killed"
@@ -151,6 +152,7 @@ def test_kill_minus_nine_then_resume_equals_uninterrupted(tmp_path, workers):
       _without_time(load_results(reference_dir)), resumed)
 
 
+@pytest.mark.slow
 @pytest.mark.ray
 def test_ray_executor_gives_the_local_rows(tmp_path, monkeypatch):
   ray = pytest.importorskip("ray")

@@ -51,6 +51,7 @@ def test_asymmetric_closed_form_is_an_equilibrium_when_thresholds_fall_between_h
                                 abs=1e-12)
 
 
+@pytest.mark.slow
 def test_raise_closed_form_approaches_an_equilibrium_as_hands_grow():
   """The raise variant's continuous solution played on N hands: OpenSpiel's
   NashConv falls with N and the value nears -88/1083."""

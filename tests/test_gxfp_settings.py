@@ -154,6 +154,7 @@ def convergence_run(tmp_path_factory):
   return folder / "gxfp_convergence"
 
 
+@pytest.mark.slow
 def test_cost_claim_reads_the_timing_taken_alone(convergence_run):
   """The cost verdict follows the after-run timing file, not the run's
   worker times: a file saying XFP is 5x CFR turns it to "does not hold"."""
@@ -186,6 +187,7 @@ def test_cost_claim_reads_the_timing_taken_alone(convergence_run):
   assert "timed after the run" in cost[alternating].ours
 
 
+@pytest.mark.slow
 def test_every_convergence_claim_names_its_setting(convergence_run):
   """Each paper-setting claim on each schedule; each ablation its own row,
   saying how far it moves the result; integer counting as a consistency

@@ -245,6 +245,7 @@ TINY_ALGORITHMS = (entries.PCFR_PLUS, entries.CFR_PLUS, entries.MMD_AVERAGE,
                    entries.MMD_LAST, entries.CPP_CFR_PLUS)
 
 
+@pytest.mark.slow
 def test_a_tiny_run_writes_the_table_figures_and_page(tmp_path):
   settings = settings_for(LEAGUE, "quick", iterations=40,
                           games=("kuhn_poker", "kuhn_poker(players=3)"),

@@ -767,6 +767,7 @@ def test_learners_refuse_bad_options_naming_them(make, parameter):
     make(true_game_string("kuhn_poker", 0))
 
 
+@pytest.mark.slow
 def test_vcfr_experiment_records_episodes_and_writes_its_outputs(tmp_path):
   from test_runner import _run  # pylint: disable=g-import-not-at-top
   from spiel_ext.results.store import load_results  # pylint: disable=g-import-not-at-top
@@ -814,6 +815,7 @@ def test_an_algorithm_needing_a_missing_extra_is_refused_before_running(
                             "VCFR (exploration draw)"])  # No extra needed.
 
 
+@pytest.mark.slow
 @pytest.mark.torch
 def test_vcfr_information_experiment_compares_each_design_with_its_twin(
     tmp_path):

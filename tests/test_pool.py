@@ -61,6 +61,7 @@ def _alone(tmp_path_factory):
           for name in ("quickstart", "pref_cfr_kuhn_alpha")}
 
 
+@pytest.mark.slow
 def test_a_pool_gives_each_experiment_its_own_rows(tmp_path, alone):
   result = _run(*POOL, "--iterations=400", "--workers=2",
                 f"--output_dir={tmp_path}")
@@ -79,6 +80,7 @@ def test_a_pool_gives_each_experiment_its_own_rows(tmp_path, alone):
       assert record["solver_seconds"] > 0 <= record["evaluation_seconds"]
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_of_a_pool_then_resume(tmp_path, alone):
   process = subprocess.Popen(
       [sys.executable, RUNNER, "--quiet", *POOL, "--iterations=400",

@@ -311,6 +311,7 @@ def _run(*flags):
   return result
 
 
+@pytest.mark.slow
 def test_tiny_run_writes_figures_tables_and_claim_rows(tmp_path):
   _run("--experiment=pref_cfr_styles", f"--output_dir={tmp_path}",
        "--iterations=20", "--games=leduc_poker", f"--games={TINY_3P}")

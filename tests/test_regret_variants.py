@@ -195,8 +195,9 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
-@pytest.mark.parametrize("game_string", ["kuhn_poker", "leduc_poker",
-                                         "kuhn_poker(players=3)"])
+@pytest.mark.parametrize("game_string", [
+    "kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow),
+    "kuhn_poker(players=3)"])
 def test_equals_the_reference_for_50_iterations(name, game_string):
   solver_class, options, reference_options = VARIANTS[name]
   if game_string == "leduc_poker" and "linear" in name:

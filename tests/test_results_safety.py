@@ -182,6 +182,7 @@ def test_a_rerun_without_flags_is_refused_and_keeps_the_results(tmp_path):
   assert _files(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_overwrite_deletes_the_run_and_starts_over(tmp_path):
   _run(*SMALL, "--iterations=20", f"--output_dir={tmp_path}")
   stray = tmp_path / "quickstart" / "units" / "feedfacefeedface"
@@ -195,6 +196,7 @@ def test_overwrite_deletes_the_run_and_starts_over(tmp_path):
   assert frame.iteration.max() == 30
 
 
+@pytest.mark.slow
 def test_a_refused_value_with_overwrite_keeps_the_old_run(tmp_path):
   _run(*SMALL, "--iterations=20", f"--output_dir={tmp_path}")
   before = _files(tmp_path)
@@ -233,6 +235,7 @@ def test_a_missing_or_wrong_config_falls_back_to_the_manifest(tmp_path):
   assert "Traceback" not in report.stderr
 
 
+@pytest.mark.slow
 def test_one_experiment_s_partial_results_do_not_stop_the_report(tmp_path):
   """bufp_convergence's results file is damaged after its run: its
   section says why it has no claims, and the other sections are written."""
@@ -263,6 +266,7 @@ def test_a_unit_folder_of_another_run_is_not_merged(tmp_path):
   pd.testing.assert_frame_equal(before, merged.drop(columns="wall_time"))
 
 
+@pytest.mark.slow
 def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
   flags = SMALL + ["--iterations=20", f"--output_dir={tmp_path}"]
   _run(*flags)
@@ -283,6 +287,7 @@ def test_a_torn_config_is_named_or_recovered_from_the_manifest(tmp_path):
 
 
 # ------------------------------------------------ the report
+@pytest.mark.slow
 def test_the_report_goes_to_the_output_dir_and_keeps_sections(tmp_path):
   committed = ROOT / "docs" / "reproduction"
   report = tmp_path / "report.md"
@@ -301,6 +306,7 @@ def test_the_report_goes_to_the_output_dir_and_keeps_sections(tmp_path):
   assert "No results yet" in report_text(empty / "reproduction.md")
 
 
+@pytest.mark.slow
 def test_the_report_says_where_each_result_came_from(tmp_path):
   _run("--experiment=pref_cfr_kuhn_alpha", "--iterations=20", "--seeds=2",
        f"--output_dir={tmp_path}")
@@ -315,6 +321,7 @@ def test_the_report_says_where_each_result_came_from(tmp_path):
 
 
 # ------------------------------------------------ provenance and output
+@pytest.mark.slow
 def test_results_record_where_they_came_from(tmp_path):
   result = _run(*SMALL, "--iterations=20", f"--output_dir={tmp_path}")
   folder = tmp_path / "quickstart"
@@ -340,6 +347,7 @@ def test_results_record_where_they_came_from(tmp_path):
   assert f"4 work units" in result.stdout and str(folder) in result.stdout
 
 
+@pytest.mark.slow
 def test_redirected_progress_is_a_line_per_tenth(tmp_path):
   result = _run(*SMALL, "--iterations=2000", f"--output_dir={tmp_path}",
                 quiet=False)
@@ -370,6 +378,7 @@ def test_files_get_the_users_umask(tmp_path, mask):
   assert path.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
+@pytest.mark.slow
 def test_results_are_readable_by_the_group_under_umask_022(tmp_path):
   _run(*SMALL, "--iterations=10", f"--output_dir={tmp_path}")
   for name in ("results.csv", "results.parquet", "manifest.json",
@@ -396,6 +405,7 @@ def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(tmp_path,
   assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_the_runner_on_a_full_disk(tmp_path):
   """ENOSPC from the first fsync: a one-line error naming the file."""
   script = textwrap.dedent(f"""
@@ -414,6 +424,7 @@ def test_the_runner_on_a_full_disk(tmp_path):
   assert not list(tmp_path.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_a_file_where_a_unit_folder_goes(tmp_path):
   _run(*SMALL, "--iterations=10", f"--output_dir={tmp_path}")
   units = tmp_path / "quickstart" / "units"
@@ -446,6 +457,7 @@ def _uninterrupted(tmp_path_factory):
   return _rows(folder / "quickstart")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", sorted(_KILL_POINTS))
 def test_kill_minus_nine_at_any_moment_then_resume(tmp_path, uninterrupted,
                                                    moment):

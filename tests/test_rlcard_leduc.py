@@ -126,7 +126,7 @@ def _replay(game, path):
   return state
 
 
-@pytest.mark.parametrize("ranks", [3, 5])
+@pytest.mark.parametrize("ranks", [3, pytest.param(5, marks=pytest.mark.slow)])
 def test_every_node_matches_the_independent_rules(ranks):
   game = pyspiel.load_game(RLCARD_5.replace("ranks=5", f"ranks={ranks}"))
   deck = 2 * ranks

@@ -51,6 +51,7 @@ def test_small_quickstart_writes_results_figure_and_table(tmp_path):
   assert frame[frame.algorithm == "CFR+"].seed.nunique() == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags,message", [
     (["--experiment=nope"], "--experiment: unknown"),
     (["--iterations=0"], "--iterations"),
@@ -104,6 +105,7 @@ def test_unwritable_output_dir_is_a_usage_error(tmp_path):
   assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_resume_refuses_a_different_run(tmp_path):
   _run("--experiment=quickstart", f"--output_dir={tmp_path}",
        "--iterations=10", "--seeds=1", "--algorithms=CFR")
@@ -138,6 +140,7 @@ def test_jobs_cover_games_algorithms_and_seeds():
   assert len({job.unit.unit_id for job in jobs}) == len(jobs)
 
 
+@pytest.mark.slow
 @pytest.mark.ray
 def test_ray_executor_writes_the_local_rows(tmp_path):
   pytest.importorskip("ray")
@@ -213,6 +216,7 @@ def test_killed_run_resumes_to_the_uninterrupted_rows(tmp_path):
   pd.testing.assert_frame_equal(clean, resumed)
 
 
+@pytest.mark.slow
 def test_pref_cfr_kuhn_alpha_writes_the_distribution_of_alpha(tmp_path):
   _run("--experiment=pref_cfr_kuhn_alpha", f"--output_dir={tmp_path}",
        "--iterations=40", "--seeds=3")
@@ -229,6 +233,7 @@ def test_pref_cfr_kuhn_alpha_writes_the_distribution_of_alpha(tmp_path):
   assert set(alphas.algorithm) == {"CFR (simultaneous)", "CFR"}
 
 
+@pytest.mark.slow
 def test_pref_cfr_kuhn_settings_runs_every_setting(tmp_path):
   _run("--experiment=pref_cfr_kuhn_settings", f"--output_dir={tmp_path}",
        "--iterations=30", "--seeds=2")

@@ -200,7 +200,9 @@ _SUBPROCESS_SCRIPT = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("field", ["parent", "infoset", "infoset_history"])
+@pytest.mark.parametrize("field", [
+    "parent", pytest.param("infoset", marks=pytest.mark.slow),
+    pytest.param("infoset_history", marks=pytest.mark.slow)])
 def test_out_of_range_index_is_refused_without_a_crash(field, tmp_path):
   # In a child process: before the check, numba read out of bounds.
   environment = dict(os.environ, SPIEL_EXT_CACHE_DIR=str(tmp_path / "cache"))

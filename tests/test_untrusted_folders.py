@@ -70,6 +70,7 @@ def _copy(finished: Path, tmp_path: Path) -> Path:
   return copy
 
 
+@pytest.mark.slow
 def test_the_report_refuses_a_linked_figure(tmp_path, finished):
   tmp_path = _copy(finished, tmp_path)
   secret = tmp_path.parent / f"{tmp_path.name}_secret.png"
@@ -83,6 +84,7 @@ def test_the_report_refuses_a_linked_figure(tmp_path, finished):
   assert secret.read_bytes() == SECRET
 
 
+@pytest.mark.slow
 def test_the_report_refuses_a_linked_table_folder(tmp_path, finished):
   tmp_path = _copy(finished, tmp_path)
   elsewhere = tmp_path.parent / f"{tmp_path.name}_elsewhere"
@@ -224,6 +226,7 @@ def test_a_linked_manifest_or_lock_is_refused(tmp_path):
   assert outside.read_text() == '{"units": []}'
 
 
+@pytest.mark.slow
 def test_a_damaged_snapshot_names_the_command_that_repairs_it(tmp_path,
                                                               finished):
   output_dir = _copy(finished, tmp_path)
