@@ -152,17 +152,3 @@ def resume_command(folder: str | os.PathLike) -> str | None:
   output_dir = Path(os.path.abspath(folder)).parent
   return " ".join([program, shlex.join(
       flags + [f"--output_dir={output_dir}", "--resume"])])
-
-
-def describe_session(session: dict[str, Any]) -> str:
-  """One line: versions, commit, host, times and command of a session."""
-  commit = session.get("git_commit")
-  where = (f"commit {commit[:12]}{' (uncommitted changes)' if session.get('git_dirty') else ''}"
-           if commit else "not a git checkout")
-  finished = session.get("finished_utc") or "unfinished"
-  return (f"spiel_ext {session.get('spiel_ext')}, OpenSpiel "
-          f"{session.get('open_spiel')}, numpy {session.get('numpy')}, numba "
-          f"{session.get('numba')}, Python {session.get('python')}; {where}; "
-          f"{session.get('host')}, {session.get('started_utc')} to {finished}"
-          f"{' (resumed)' if session.get('resumed') else ''}; "
-          f"`{session.get('command')}`")
