@@ -461,6 +461,12 @@ class Contract:
     """
     check_state_version(state, cls.__name__)
     name = state.get(cls._CLASS_KEY)
+    if isinstance(name, str) and name not in _CLASSES:
+      # spiel_ext.algorithms imports each solver on first use: import the
+      # one the state names, which registers it.
+      from spiel_ext import algorithms  # pylint: disable=g-import-not-at-top
+      if name in algorithms.__all__:
+        getattr(algorithms, name)
     found = _CLASSES.get(name) if isinstance(name, str) else None
     if found is None or not issubclass(found, cls):
       raise ValueError(f"checkpoint is from {name}, not {cls.__name__}.")
