@@ -69,3 +69,27 @@ def test_unknown_name_is_an_attribute_error():
     spiel_ext.algorithms.no_such_solver  # pylint: disable=pointless-statement
   with pytest.raises(ImportError):
     from spiel_ext.algorithms import no_such_solver  # pylint: disable=g-import-not-at-top,unused-import  # noqa: F401
+
+
+def test_a_base_class_restores_a_solver_not_imported_yet(tmp_path):
+  """A state names its class; restoring it through a base class in a fresh
+  process imports that solver (the package imports solvers on first use)."""
+  state_file = tmp_path / "state.pkl"
+  subprocess.run(
+      [sys.executable, "-c",
+       "import pickle, sys\nfrom spiel_ext.algorithms import PCFRPlusSolver\n"
+       "solver = PCFRPlusSolver('kuhn_poker')\n"
+       "solver.evaluate_and_update_policy()\n"
+       "pickle.dump(solver.state_dict(), open(sys.argv[1], 'wb'))",
+       str(state_file)], check=True, timeout=300)
+  result = subprocess.run(
+      [sys.executable, "-c",
+       "import pickle, sys\n"
+       "from spiel_ext.algorithms.regret import RegretMinimizationSolver\n"
+       "state = pickle.load(open(sys.argv[1], 'rb'))\n"
+       "solver = RegretMinimizationSolver.from_state_dict(state)\n"
+       "print(type(solver).__name__, solver.iteration_count)",
+       str(state_file)], capture_output=True, text=True, timeout=300,
+      check=False)
+  assert result.returncode == 0, result.stderr
+  assert result.stdout.split() == ["PCFRPlusSolver", "1"]
