@@ -1,7 +1,8 @@
 """Runs spiel_ext's named experiments and writes results, figures and tables.
 
-The ``spiel-ext`` command (installed with the package) and the repository's
-``run_experiments.py`` script run this module and take the same flags:
+The ``spiel-ext`` command (installed with the package), ``python -m
+spiel_ext`` and the repository's ``run_experiments.py`` script run this
+module and take the same flags:
 
     spiel-ext --experiment=quickstart
     spiel-ext --list
@@ -124,7 +125,9 @@ def _define_how_it_runs(define: dict) -> None:
                       "Ray cluster to join ('auto' or host:port); default: "
                       "start a local Ray instance.", **define)
   flags.DEFINE_bool("quiet", False, "No progress report (bars on a "
-                    "terminal, a line per tenth of the run otherwise).",
+                    "terminal, a line per tenth of the run otherwise) and "
+                    "no info log lines; warnings, errors, the closing "
+                    "summary and the quickstart's result table still show.",
                     **define)
   flags.DEFINE_string("report_path", None,
                       "Where --experiment=report writes the reproduction "
