@@ -95,6 +95,7 @@ def _table_rows(stdout: str) -> dict[str, list[str]]:
   return rows
 
 
+@pytest.mark.slow  # A whole quickstart run in a subprocess.
 def test_quickstart_prints_its_result_table(tiny_quickstart):
   """The NashConv printed for OpenSpiel's CFR is OpenSpiel's own, and the
   speed column is against it."""
@@ -117,12 +118,14 @@ def test_quickstart_prints_its_result_table(tiny_quickstart):
   assert float(rows["CFR"][2].rstrip("x").replace(",", "")) > 1
 
 
+@pytest.mark.slow  # A whole quickstart run in a subprocess.
 def test_quiet_prints_no_info_log_lines(tiny_quickstart):
   _, result = tiny_quickstart
   assert not re.search(r"^I\d{4} ", result.stderr, re.M), result.stderr
   assert "%" not in result.stderr  # No progress lines either.
 
 
+@pytest.mark.slow  # A whole quickstart run in a subprocess.
 def test_rerun_refusal_and_readme_show_the_next_step(tiny_quickstart):
   folder, _ = tiny_quickstart
   refused = _command(*TINY_QUICKSTART, "--quiet", f"--output_dir={folder}")
