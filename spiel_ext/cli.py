@@ -131,9 +131,11 @@ def _define_how_it_runs(define: dict) -> None:
                     **define)
   flags.DEFINE_string("report_path", None,
                       "Where --experiment=report writes the reproduction "
-                      "report (default: <output_dir>/reproduction.md). A "
-                      "section with no results in --output_dir keeps what "
-                      "the report there already said.", **define)
+                      "report's index page (default: "
+                      "<output_dir>/reproduction.md; the paper pages go in "
+                      "the folder of the same name, findings.md beside it). "
+                      "A section with no results in --output_dir keeps what "
+                      "its page already said.", **define)
   flags.DEFINE_integer("seed", 0, "First seed: runs use seeds seed, "
                        "seed+1, ... (0 to 2^63 - 1).", lower_bound=0,
                        upper_bound=2**63 - 1, **define)
