@@ -34,6 +34,13 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
   yield folder
 
 
+def slow_cases(values, *slow_values):
+  """``values`` for ``pytest.mark.parametrize``, the ones in ``slow_values``
+  marked slow (the larger games of a cross-check run in the slow step)."""
+  return [pytest.param(value, marks=pytest.mark.slow)
+          if value in slow_values else value for value in values]
+
+
 def random_strategy(tree, rng: np.random.Generator, concentration=1.0):
   """A Dirichlet-random behaviour strategy over each infoset's legal actions."""
   raw = rng.gamma(concentration, size=tree.infoset_legal.shape)

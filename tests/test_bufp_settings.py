@@ -7,12 +7,14 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import exploitability
 
+from conftest import slow_cases
 from spiel_ext.algorithms import (BUFPSolver, ChanceSampledCFRSolver,
                                   XFPSolver)
 from spiel_ext.engine import compile_game
 
 
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("game_name", slow_cases(["kuhn_poker", "leduc_poker"],
+                                                 "leduc_poker"))
 def test_bufp_x_is_xfp_from_a_random_full_support_start(game_name):
   game = pyspiel.load_game(game_name)
   bufp = BUFPSolver(game, stepsize="x", initial_policy="random", seed=4)
@@ -27,7 +29,8 @@ def test_bufp_x_is_xfp_from_a_random_full_support_start(game_name):
       exploitability.nash_conv(game, xfp.average_policy()))
 
 
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("game_name", slow_cases(["kuhn_poker", "leduc_poker"],
+                                                 "leduc_poker"))
 def test_first_step_one_makes_bufp_x_and_xfp_differ(game_name):
   game = pyspiel.load_game(game_name)
   options = dict(initial_policy="random", seed=4, first_step_one=True,

@@ -48,6 +48,7 @@ def test_paper_tables_give_the_section_5_2_percentages():
   assert 100 * (53.57 - 25.25) / 53.57 == pytest.approx(52.87, abs=0.005)
 
 
+@pytest.mark.slow
 def test_forced_call_and_head_to_head_equal_openspiel():
   game = pyspiel.load_game(RLCARD_LEDUC_5.replace("ranks=5", "ranks=3"))
   tree = compile_game(game)

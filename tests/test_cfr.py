@@ -7,6 +7,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, discounted_cfr
 
+from conftest import slow_cases
 from spiel_ext import eval as se
 from spiel_ext.algorithms import (CFRPlusSolver, CFRSolver, DCFRSolver,
                                   LCFRSolver)
@@ -24,9 +25,7 @@ def _load(name):
   return pyspiel.load_game(name)
 
 
-@pytest.mark.parametrize("game_name", [
-    pytest.param(game, marks=pytest.mark.slow) if game == "leduc_poker"
-    else game for game in GAMES])
+@pytest.mark.parametrize("game_name", slow_cases(GAMES, "leduc_poker"))
 @pytest.mark.parametrize("ours_class,reference_class", PAIRS,
                          ids=["cfr", "cfr+", "dcfr", "lcfr"])
 def test_iterates_match_openspiel_python(game_name, ours_class,
@@ -44,7 +43,7 @@ def test_iterates_match_openspiel_python(game_name, ours_class,
         reference.average_policy().action_probability_array, atol=1e-9)
 
 
-@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("game_name", slow_cases(GAMES, "leduc_poker"))
 @pytest.mark.parametrize("ours_class,cpp_class",
                          [(CFRSolver, pyspiel.CFRSolver),
                           (CFRPlusSolver, pyspiel.CFRPlusSolver)],

@@ -199,6 +199,7 @@ _MEASURED_GAME = (
     "numBoardCards=0 1 1,raiseSize=2 4 4,maxRaises=2 2 2)")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"),
                     reason="needs Linux's /proc to measure peak memory")
 def test_the_forecast_is_within_a_quarter_of_the_measured_peak():

@@ -11,7 +11,7 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploit
 from open_spiel.python.algorithms import expected_game_score
 
 from conftest import (CROSS_CHECK_GAMES, UNIVERSAL_LEDUC, pure_strategy,
-                      random_strategy)
+                      random_strategy, slow_cases)
 from spiel_ext import eval as se
 from spiel_ext.engine import compile_game
 from spiel_ext.policy import to_tabular_policy
@@ -54,7 +54,8 @@ def test_uniform_policy_matches_openspiel(game_name):
   _check_against_openspiel(game_name, compile_game(game).uniform_policy())
 
 
-@pytest.mark.parametrize("game_name", CROSS_CHECK_GAMES)
+@pytest.mark.parametrize("game_name", slow_cases(
+    CROSS_CHECK_GAMES, "leduc_poker", UNIVERSAL_LEDUC))
 def test_random_policies_match_openspiel(game_name):
 
   @settings(max_examples=EXAMPLES[game_name], deadline=None, derandomize=True)
@@ -69,7 +70,8 @@ def test_random_policies_match_openspiel(game_name):
   check()  # pylint: disable=no-value-for-parameter
 
 
-@pytest.mark.parametrize("game_name", CROSS_CHECK_GAMES)
+@pytest.mark.parametrize("game_name", slow_cases(
+    CROSS_CHECK_GAMES, "leduc_poker", UNIVERSAL_LEDUC))
 def test_pure_policies_match_openspiel(game_name):
 
   @settings(max_examples=EXAMPLES[game_name], deadline=None, derandomize=True)

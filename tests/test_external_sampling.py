@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import exploitability
 from open_spiel.python.algorithms import external_sampling_mccfr
 
+from conftest import slow_cases
 from spiel_ext.algorithms import external_sampling
 from spiel_ext.algorithms.base import Solver
 from spiel_ext.algorithms.cfr import CFRSolver
@@ -83,7 +84,7 @@ def _openspiel_tables(tree, solver):
   return regrets, policy
 
 
-@pytest.mark.parametrize("game_string", GAMES)
+@pytest.mark.parametrize("game_string", slow_cases(GAMES, "leduc_poker"))
 @pytest.mark.parametrize("average_type", ["simple", "full"])
 def test_iterate_for_iterate_with_openspiels_python_solver(
     game_string, average_type, monkeypatch):
@@ -157,6 +158,7 @@ def _instantaneous_regret(tree, profile, player):
   return regret[tree.player_rows[player]]
 
 
+@pytest.mark.slow
 def test_first_iteration_is_unbiased_against_full_width_cfr():
   """Over 20,000 seeds, the mean of the cumulative regret after one
   iteration is within 5 standard errors (of that mean, from the sample) of
@@ -271,6 +273,7 @@ def _run_cpp(game, iterations, seed, average_type):
   return solver.average_policy()
 
 
+@pytest.mark.slow
 def test_converges_on_leduc_as_openspiels_cpp_solver():
   """Leduc, 20,000 iterations, 5 seeds: mean NashConv within a factor 1.5
   of OpenSpiel's C++ solver's (measured: 0.367 vs 0.361)."""

@@ -68,6 +68,7 @@ def _map_rows(source, target):
   return np.asarray(rows)
 
 
+@pytest.mark.slow
 def test_default_leduc_is_openspiel_leduc():
   ours = compile_game("spiel_ext_leduc")
   reference = compile_game("leduc_poker")
@@ -180,6 +181,7 @@ def _asymmetric_lp(hands):
   return value, bets
 
 
+@pytest.mark.slow
 def test_vnm_asymmetric_lp_approaches_the_continuous_solution():
   """B = 2: value 1/9, bluff below a = 1/9, value-bet above b = 7/9."""
   errors = []
@@ -192,6 +194,7 @@ def test_vnm_asymmetric_lp_approaches_the_continuous_solution():
   assert errors[1] < errors[0] < 0.01
 
 
+@pytest.mark.slow
 def test_vnm_raise_lp_value_approaches_minus_88_over_1083():
   errors = []
   for hands in (10, 30):

@@ -87,6 +87,7 @@ def test_closed_forms_refuse_other_parameters():
 
 
 # --------------------------------------------- the acceptance test (Fig. 1)
+@pytest.mark.slow
 def test_perturbed_gxfp_matches_the_continuous_thresholds_away_from_them():
   """Perturbed GXFP on N = 45 hands plays the continuous solution's pure
   choice (up to the eps floor) at every hand at least 0.05 (player 1) or
@@ -112,6 +113,7 @@ def test_perturbed_gxfp_matches_the_continuous_thresholds_away_from_them():
                              np.where(calls, 1 - EPS, EPS)[far_p2], atol=0.02)
 
 
+@pytest.mark.slow
 def test_perturbed_gxfp_matches_player_2s_raise_variant_thresholds():
   """Raise variant, N = 38: player 2's choices (unique in the continuum)
   away from the closed-form thresholds; facing a bet it converges slowly

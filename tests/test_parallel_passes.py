@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import slow_cases
 from spiel_ext.algorithms.cfr import CFRSolver
 from spiel_ext.algorithms.pcfr_plus import PCFRPlusSolver
 from spiel_ext import eval as spiel_eval
@@ -94,7 +95,7 @@ def assert_same_bits(expected: dict, actual: dict, label: str) -> None:
         f"{np.max(np.abs(array - actual[name]))}")
 
 
-@pytest.mark.parametrize("game", SMALL_GAMES)
+@pytest.mark.parametrize("game", slow_cases(SMALL_GAMES, "tic_tac_toe"))
 def test_block_passes_equal_serial_passes_bit_for_bit(game, monkeypatch):
   tree = compile_game(game)
   policy = random_policy(tree, seed=3)

@@ -97,8 +97,9 @@ def test_three_player_head_to_head_equals_openspiel_policy_value():
       result.seats.loc["Normal", "seat average"])
 
 
-@pytest.mark.parametrize("game_name,blind", [("leduc_poker", 1.0),
-                                             (TINY_HOLDEM_2P, 2.0)])
+@pytest.mark.parametrize("game_name,blind", [
+    ("leduc_poker", 1.0),
+    pytest.param(TINY_HOLDEM_2P, 2.0, marks=pytest.mark.slow)])
 def test_two_player_head_to_head_equals_openspiel_policy_value(game_name,
                                                                blind):
   game = pyspiel.load_game(game_name)
