@@ -42,7 +42,12 @@ def mathjax_es5_dir() -> pathlib.Path:
 
 
 def on_post_build(config, **kwargs) -> None:
-  """Copies MathJax into the built site (MkDocs calls this after a build)."""
+  """Copies MathJax into the built site (MkDocs calls this after a build).
+
+  Args:
+    config: the MkDocs configuration; MathJax goes under its ``site_dir``.
+    **kwargs: what else MkDocs passes to the event (unused).
+  """
   source = mathjax_es5_dir()
   target = pathlib.Path(config["site_dir"]) / MATHJAX_SITE_DIR
   if target.exists():
