@@ -70,6 +70,7 @@ def main(argv):
     styled.evaluate_and_update_policy()
   plain_policy, styled_policy = plain.average_policy(), styled.average_policy()
 
+  print(f"game {game}")
   print(f"P(bet) at player 0's first decision after {FLAGS.iterations} "
         "iterations")
   print(f"{'card':>6} {'CFR':>8} {'Pref-CFR':>9}")
