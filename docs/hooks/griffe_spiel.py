@@ -134,7 +134,8 @@ class SpielDocs(griffe.Extension):
     self.reference_dir = reference_dir or str(
         pathlib.Path(__file__).resolve().parents[1] / "reference")
 
-  def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+  def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader,
+                 **kwargs: Any) -> None:
     if pkg.name != "spiel_ext":
       return
     objects: list[griffe.Object] = []
@@ -144,7 +145,9 @@ class SpielDocs(griffe.Extension):
                                                 griffe.Kind.FUNCTION):
         doc = _runtime_doc(obj)
         if doc and doc.strip():
-          obj.docstring = griffe.Docstring(_dedent(doc), parent=obj)
+          obj.docstring = griffe.Docstring(
+              _dedent(doc), parent=obj, parser=loader.docstring_parser,
+              parser_options=loader.docstring_options)
     shown = self._shown(pkg, objects)
     for obj in objects:
       if obj.docstring is not None:
