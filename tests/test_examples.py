@@ -48,7 +48,9 @@ def test_every_example_has_a_test():
 
 
 def test_every_example_says_what_it_shows_and_how_to_run_it():
-  for path in EXAMPLES.glob("*.py"):
+  paths = sorted(EXAMPLES.glob("*.py"))
+  assert paths, f"no scripts in {EXAMPLES}"
+  for path in paths:
     source = path.read_text()
     assert source.startswith('"""'), f"{path.name} has no module docstring"
     docstring = source.split('"""')[1]
