@@ -97,18 +97,6 @@ def test_every_page_in_the_navigation_exists():
   assert not missing, missing
 
 
-def test_tutorial_notebooks_are_stored_without_outputs():
-  notebooks = sorted((DOCS / "tutorials").glob("*.ipynb"))
-  assert len(notebooks) == 4, notebooks
-  for path in notebooks:
-    notebook = json.loads(path.read_text())
-    assert notebook["metadata"]["kernelspec"]["name"] == "python3", path
-    for cell in notebook["cells"]:
-      if cell["cell_type"] == "code":
-        assert not cell["outputs"] and cell["execution_count"] is None, (
-            f"{path.name}: clear the outputs (the site executes it)")
-
-
 def _public_modules() -> list[str]:
   names = ["spiel_ext"]
   names += [module.name for module in

@@ -54,6 +54,7 @@ def test_mathjax_hook_is_registered_and_finds_mathjax(tmp_path):
 
 
 def test_notebook_page_hook_moves_styles_and_figures_out(tmp_path):
+  pytest.importorskip("mkdocs", reason="the docs extra is not installed")
   hook = _load_hook("notebook_pages")
   png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
   big_css = ".jp-Cell{color:red}" * 500
