@@ -4,7 +4,7 @@ Qi Ju, Thomas Tellier, Meng Sun, Zhemei Fang, Yunfeng Luo, "Preference-CFR:
 Beyond Nash Equilibrium for Better Game Strategies", ICML 2025,
 arXiv:2411.01217, eqs. 10-13. Two strategy rules for the regret-minimisation
 core, with the preference degree delta(I, a) >= 1 and the vulnerability
-degree beta(I) >= 0:
+degree beta(I) >= 0::
 
   B(I, a) = R(I, a) / W(I) - beta(I)                                 (12)
   Pref-CFR(RM): sigma(I, a) = delta B+(I, a) / sum_b delta B+(I, b)  (10)
