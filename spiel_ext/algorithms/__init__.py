@@ -19,8 +19,9 @@ compile on first use (about 20 s once; the compiled code is cached on
 disk).
 """
 
-import importlib
 from typing import TYPE_CHECKING
+
+from spiel_ext._lazy import lazy_attributes
 
 if TYPE_CHECKING:
   from spiel_ext.algorithms.cfr import (CFRConfig, CFRPlusConfig, CFRPlusSolver,
@@ -90,15 +91,4 @@ __all__ = ["CFRSolver", "CFRPlusSolver", "DCFRSolver", "LCFRSolver",
            "preference_degrees", "vulnerability_degrees"]
 
 
-def __getattr__(name: str) -> object:
-  """The names of :data:`_LAZY`, imported from their module on first use."""
-  module = _LAZY.get(name)
-  if module is None:
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  value = getattr(importlib.import_module(module), name)
-  globals()[name] = value
-  return value
-
-
-def __dir__() -> list[str]:
-  return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

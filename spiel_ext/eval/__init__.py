@@ -6,9 +6,9 @@ forced paths (:mod:`.forced`), strategy readouts (:mod:`.readouts`) and
 play-style readouts at a player's first decisions (:mod:`.styles`).
 """
 
-import importlib
 from typing import TYPE_CHECKING
 
+from spiel_ext._lazy import lazy_attributes
 from spiel_ext.eval.forced import force_actions
 from spiel_ext.eval.metrics import (NashConvResult, best_response_values,
                                     expected_values, exploitability,
@@ -33,15 +33,4 @@ __all__ = ["NashConvResult", "best_response_values", "expected_values",
            "first_decision_distribution", "hand_strategies"]
 
 
-def __getattr__(name: str) -> object:
-  """The names of :data:`_LAZY`, imported from their module on first use."""
-  module = _LAZY.get(name)
-  if module is None:
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  value = getattr(importlib.import_module(module), name)
-  globals()[name] = value
-  return value
-
-
-def __dir__() -> list[str]:
-  return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)
