@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 import pyspiel
@@ -37,8 +37,9 @@ from spiel_ext.checks import check_bool, is_integer
 from spiel_ext.engine import GameTree, compile_game, regret_passes, threads
 from spiel_ext.policy import PolicyLike, as_strategy, check_min_action_prob
 
-if TYPE_CHECKING:
-  from spiel_ext.exploitability import GameLike
+# What the evaluators take as a game: a pyspiel game, its string, or its
+# compiled tree.
+GameLike: TypeAlias = pyspiel.Game | str | GameTree
 
 NashConvResult = collections.namedtuple("NashConvResult",
                                         ["nash_conv", "player_improvements"])
