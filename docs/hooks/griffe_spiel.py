@@ -133,6 +133,10 @@ class SpielDocs(griffe.Extension):
     super().__init__()
     self.reference_dir = reference_dir or str(
         pathlib.Path(__file__).resolve().parents[1] / "reference")
+    # (object path, role target) of the roles rendered as plain code.
+    self.unresolved: list[tuple[str, str]] = []
+    # Path of each name a module or class imports -> the imported object.
+    self.imports: dict[str, str] = {}
 
   def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader,
                  **kwargs: Any) -> None:
@@ -184,6 +188,7 @@ class SpielDocs(griffe.Extension):
         node = node.parent
       if visible:
         shown[obj.path] = obj.path
+    self.imports = {}
     for obj in objects:
       for name, member in obj.members.items():
         if member.is_alias:
@@ -191,9 +196,19 @@ class SpielDocs(griffe.Extension):
             target = member.final_target.path
           except Exception:  # pylint: disable=broad-except
             continue
-          if target in shown:
-            shown.setdefault(f"{obj.path}.{name}", target)
+          self.imports[f"{obj.path}.{name}"] = target
     return shown
+
+  def _through_imports(self, path: str) -> str:
+    """The path with its longest imported prefix replaced by the path of
+    the object imported (``m.GameTree.beliefs`` where ``m`` imports
+    ``GameTree``)."""
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+      prefix = ".".join(parts[:end])
+      if prefix in self.imports:
+        return ".".join([self.imports[prefix]] + parts[end:])
+    return path
 
   def _render(self, obj: griffe.Object, text: str,
               shown: dict[str, str]) -> str:
@@ -211,17 +226,19 @@ class SpielDocs(griffe.Extension):
         name = target.lstrip("!")
         label = None
       short = name.startswith("~")
-      name = name.lstrip("~.")
+      name = re.sub(r"\s+", "", name).lstrip("~.")
       if label is None:
         label = name.rsplit(".", 1)[-1] if short else name
         if kind in ("func", "meth") and not label.endswith(")"):
           label += "()"
       resolved = None
       for candidate in [name] + [f"{scope}.{name}" for scope in scopes]:
+        candidate = self._through_imports(candidate)
         if candidate in shown:
           resolved = shown[candidate]
           break
       if resolved is None:
+        self.unresolved.append((obj.path, match.group(2)))
         return f"`{label}`"
       return f"[`{label}`][{resolved}]"
     return _ROLE.sub(role, _literal_blocks(text))
